@@ -1,0 +1,42 @@
+/*
+ * The one type table. Every typed OpenSHMEM name (declarations, definitions, C11 _Generic maps, C++
+ * overloads, test type lists) is stamped from these lists; nothing typed is written out by hand.
+ * Each X(TYPE, TYPENAME) entry is a C type and the name fragment the specification gives it.
+ */
+#ifndef GPUSHMEM_TYPE_TABLE_H
+#define GPUSHMEM_TYPE_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Small groups, composed below the way the specification's tables are. */
+#define GPUSHMEM_TYPES_FLOATING(X) X(float, float) X(double, double) X(long double, longdouble)
+#define GPUSHMEM_TYPES_CHARS(X) X(char, char) X(signed char, schar) X(unsigned char, uchar)
+#define GPUSHMEM_TYPES_SIGNED(X) X(short, short) X(int, int) X(long, long) X(long long, longlong)
+#define GPUSHMEM_TYPES_UNSIGNED(X) \
+  X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define GPUSHMEM_TYPES_FIXED_SIGNED(X) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32) X(int64_t, int64)
+#define GPUSHMEM_TYPES_FIXED_UNSIGNED(X) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64)
+#define GPUSHMEM_TYPES_SIZES(X) X(size_t, size) X(ptrdiff_t, ptrdiff)
+
+/* T-RMA: the standard RMA types (24). */
+#define GPUSHMEM_RMA_TYPES(X)                                                                                \
+  GPUSHMEM_TYPES_FLOATING(X)                                                                                 \
+  GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) \
+      GPUSHMEM_TYPES_FIXED_UNSIGNED(X) GPUSHMEM_TYPES_SIZES(X)
+
+/* The distinct C types among T-RMA: the fixed-width and size types are typedefs of these, and a _Generic
+   selection or an overload set may list each type once. */
+#define GPUSHMEM_RMA_GENERIC_TYPES(X) \
+  GPUSHMEM_TYPES_FLOATING(X) GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X)
+
+/* T-AMO: the standard AMO types (12). */
+#define GPUSHMEM_AMO_TYPES(X)                                                                                         \
+  X(int, int)                                                                                                         \
+  X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
+      X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64) GPUSHMEM_TYPES_SIZES(X)
+
+/* The element sizes of the putSIZE / getSIZE forms, in bits. */
+#define GPUSHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
+
+#endif /* GPUSHMEM_TYPE_TABLE_H */

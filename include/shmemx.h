@@ -1,0 +1,54 @@
+/*
+ * gpushmem extensions to OpenSHMEM 1.5 (names under shmemx_). Includes <shmem.h>.
+ */
+#ifndef GPUSHMEMX_H
+#define GPUSHMEMX_H
+
+#include <shmem.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Initialisation with explicit attributes ----------------------------------------------------- */
+
+/* Bytes of an opaque unique id for the tcp bootstrap. */
+#define SHMEMX_UNIQUEID_BYTES 128
+
+/* Identifies one job for the tcp bootstrap. Made on the process that will be rank 0 by
+   shmemx_get_uniqueid, copied by the application to every other rank (any channel: a file, a socket,
+   its own collective), then passed to shmemx_init_attr on every rank. */
+typedef struct {
+  char internal[SHMEMX_UNIQUEID_BYTES];
+} shmemx_uniqueid_t;
+
+/* What shmemx_init_attr may be told. Start from SHMEMX_INIT_ATTR_INITIALIZER and set what applies. */
+typedef struct {
+  /* Bootstrap plugin to use: "mpi", "pmix", "tcp", "single", or NULL for the usual selection
+     (GPUSHMEM_BOOTSTRAP, then detection of the launcher). */
+  const char *bootstrap;
+  /* mpi: pointer to an MPI_Comm whose ranks become the PEs (in communicator order). MPI must already be
+     initialised by the application, which also finalises it. NULL: MPI_COMM_WORLD. */
+  void *mpi_comm;
+  /* tcp: this process's rank and the job size, with the id from shmemx_get_uniqueid. */
+  int rank;
+  int size;
+  const shmemx_uniqueid_t *uniqueid;
+} shmemx_init_attr_t;
+
+#define SHMEMX_INIT_ATTR_INITIALIZER \
+  { NULL, NULL, -1, 0, NULL }
+
+/* Makes a unique id and starts listening for the other ranks of the job. Call it on the process that
+   will be rank 0, before shmemx_init_attr; not collective. Returns 0, or nonzero with a logged reason. */
+int shmemx_get_uniqueid(shmemx_uniqueid_t *id);
+
+/* shmem_init_thread with explicit attributes (attr may be NULL: same as shmem_init_thread). Setting
+   `uniqueid` selects the tcp bootstrap, `mpi_comm` the mpi bootstrap. Returns 0 on success. */
+int shmemx_init_attr(int requested, int *provided, const shmemx_init_attr_t *attr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUSHMEMX_H */

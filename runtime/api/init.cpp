@@ -1,0 +1,231 @@
+// shmem_init / shmem_init_thread / shmemx_init_attr / shmem_finalize / shmem_global_exit.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "api/api_common.hpp"
+#include "boot/uniqueid.hpp"
+#include "env/env.hpp"
+#include "shmemx.h"
+#include "sync/barrier.hpp"
+
+namespace gpushmem {
+namespace {
+
+void plugin_log(int level, const char *plugin, const char *message) {
+  log::Level l = level == GPUSHMEM_BOOTSTRAP_LOG_ERROR  ? log::Level::error
+                 : level == GPUSHMEM_BOOTSTRAP_LOG_WARN ? log::Level::warn
+                                                        : log::Level::info;
+  GPUSHMEM_LOG(l, log::Subsys::bootstrap, "[%s bootstrap] %s", plugin, message);
+}
+
+// Init failures end the process: there may be no job-wide way to tell the others yet, and the launcher
+// notices a PE that exits non-zero.
+[[noreturn]] void init_failed(const char *call, const char *what) {
+  GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s: %s", call, what);
+  Runtime &r = rt();
+  if (r.bootstrap.table.abort != nullptr) r.bootstrap.table.abort(&r.bootstrap.table, 1, what);
+  std::fflush(nullptr);
+  _exit(1);
+}
+
+void exit_handler() {
+  Runtime &r = rt();
+  // Returning from main without shmem_finalize: let local peers know this was on purpose.
+  if (running()) r.channel.say_goodbye(false);
+}
+
+void print_banner() {
+  const env::Values &e = env::get();
+  if (e.SHMEM_VERSION || e.SHMEM_INFO)
+    std::printf("gpushmem %s (OpenSHMEM %d.%d), bootstrap %s, %d PEs\n", GPUSHMEM_VERSION_STRING, SHMEM_MAJOR_VERSION,
+                SHMEM_MINOR_VERSION, rt().bootstrap.table.name, rt().n_pes);
+  if (e.SHMEM_INFO) {
+    for (const env::Var &v : env::table())
+      std::printf("  %-30s = %-10s  %s\n", v.name, env::value_text(v).c_str(), v.help);
+  }
+  std::fflush(stdout);
+}
+
+void start(const char *call, int requested, int *provided, const shmemx_init_attr_t *attr) {
+  static std::mutex init_mutex;
+  std::lock_guard<std::mutex> lock(init_mutex);
+  Runtime &r = rt();
+  int phase = r.phase.load();
+  if (phase == static_cast<int>(Phase::running))
+    api::fail(call, "the library is already initialised (shmem_init or shmem_init_thread was called before)");
+  if (phase == static_cast<int>(Phase::finalized)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::init,
+                       "%s: called after shmem_finalize; OpenSHMEM 1.5 cannot be initialised "
+                       "again",
+                       call);
+    std::fflush(nullptr);
+    _exit(1);
+  }
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s: requested=%d is not a thread level (SHMEM_THREAD_SINGLE..MULTIPLE)",
+                       call, requested);
+    std::fflush(nullptr);
+    _exit(1);
+  }
+
+  Status env_status = env::load_global();
+  const env::Values &e = env::get();
+  log::configure(e.SHMEM_DEBUG ? "DEBUG" : e.GPUSHMEM_DEBUG.c_str(), e.GPUSHMEM_DEBUG_SUBSYS.c_str());
+  if (env_status != Status::ok) init_failed(call, "malformed environment variable (see above)");
+  r.error_checks = GPUSHMEM_BUILT_WITH_ERROR_CHECKS && e.GPUSHMEM_ERROR_CHECKS;
+
+  // Bootstrap.
+  const char *requested_boot = attr != nullptr ? attr->bootstrap : nullptr;
+  if ((requested_boot == nullptr || *requested_boot == '\0') && attr != nullptr) {
+    if (attr->uniqueid != nullptr)
+      requested_boot = "tcp";
+    else if (attr->mpi_comm != nullptr)
+      requested_boot = "mpi";
+  }
+  boot::Choice choice = boot::choose_bootstrap(requested_boot);
+  GPUSHMEM_LOG_INFO(log::Subsys::bootstrap, "%s: bootstrap '%s' (%s)", call, choice.name.c_str(), choice.why.c_str());
+  const std::vector<std::string> known = {"mpi", "pmix", "tcp", "single"};
+  bool is_known = false;
+  for (const auto &k : known) is_known |= k == choice.name;
+  if (!is_known && choice.explicit_choice) {
+    std::string have;
+    for (const auto &p : boot::available_plugins()) have += (have.empty() ? "" : ", ") + p;
+    char why[512];
+    std::snprintf(why, sizeof why, "unknown bootstrap '%s' (from %s); plugins installed: %s", choice.name.c_str(),
+                  choice.why.c_str(), have.empty() ? "none" : have.c_str());
+    init_failed(call, why);
+  }
+  gpushmem_bootstrap_args_t args{};
+  args.abi_version = GPUSHMEM_BOOTSTRAP_ABI_VERSION;
+  args.struct_size = sizeof args;
+  args.log = plugin_log;
+  args.mpi_comm = attr != nullptr ? attr->mpi_comm : nullptr;
+  args.rank = -1;
+  args.size = 0;
+  args.unique_id = nullptr;
+  args.listen_fd = -1;
+  args.timeout_s = static_cast<int32_t>(e.GPUSHMEM_BOOTSTRAP_TIMEOUT);
+  if (attr != nullptr && attr->uniqueid != nullptr) {
+    if (attr->size < 1 || attr->rank < 0 || attr->rank >= attr->size) {
+      char why[256];
+      std::snprintf(why, sizeof why, "attr->rank=%d / attr->size=%d do not describe a rank of a job", attr->rank,
+                    attr->size);
+      init_failed(call, why);
+    }
+    args.rank = attr->rank;
+    args.size = attr->size;
+    args.unique_id = attr->uniqueid->internal;
+    args.listen_fd = boot::take_listen_fd(attr->uniqueid->internal);
+  }
+  if (boot::load_plugin(boot::plugin_path(choice.name), args, &r.bootstrap) != Status::ok)
+    init_failed(call, ("cannot start the '" + choice.name + "' bootstrap (" + choice.why + ")").c_str());
+  gpushmem_bootstrap_t *b = &r.bootstrap.table;
+  r.my_pe = b->rank;
+  r.n_pes = b->size;
+  log::set_pe(r.my_pe);
+
+  // Every PE must size its heap alike: offsets are only symmetric if the allocators agree.
+  uint64_t heap_bytes = e.SHMEM_SYMMETRIC_SIZE;
+  std::vector<uint64_t> sizes(r.n_pes);
+  if (b->allgather(b, &heap_bytes, sizes.data(), sizeof heap_bytes) != GPUSHMEM_BOOTSTRAP_OK)
+    init_failed(call, "bootstrap allgather failed");
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    if (sizes[pe] != heap_bytes) {
+      char why[256];
+      std::snprintf(why, sizeof why,
+                    "SHMEM_SYMMETRIC_SIZE differs between PEs (%llu here, %llu on PE %d): set the "
+                    "same value for every PE",
+                    static_cast<unsigned long long>(heap_bytes), static_cast<unsigned long long>(sizes[pe]), pe);
+      init_failed(call, why);
+    }
+  }
+
+  if (node::discover(b, &r.topology) != Status::ok) init_failed(call, "cannot discover the node's PEs");
+  if (r.heap.create(heap::kInternalAreaBytes + heap_bytes) != Status::ok)
+    init_failed(call, "cannot create the symmetric heap");
+  if (r.channel.connect(b, r.topology) != Status::ok) init_failed(call, "cannot connect to the node's other PEs");
+  std::vector<char *> local_bases;
+  if (r.heap.map_peers(r.channel, r.topology.local_rank, &local_bases) != Status::ok)
+    init_failed(call, "cannot map the heaps of the node's other PEs");
+  r.peer_base.assign(r.n_pes, nullptr);
+  for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
+  r.all_pes_mapped = r.topology.local_size == r.n_pes;
+  if (!r.all_pes_mapped)
+    GPUSHMEM_LOG_WARN(log::Subsys::init,
+                      "%s: %d of %d PEs run on other nodes; they cannot be reached until a network "
+                      "transport is added (shmem_pe_accessible reports 0 for them)",
+                      call, r.n_pes - r.topology.local_size, r.n_pes);
+  r.allocator.reset(heap::kInternalAreaBytes, heap_bytes);
+  r.thread_level = requested;
+  if (provided != nullptr) *provided = r.thread_level;
+
+  static std::once_flag exit_handler_once;
+  std::call_once(exit_handler_once, [] { std::atexit(exit_handler); });
+  r.phase.store(static_cast<int>(Phase::running), std::memory_order_release);
+  if (b->barrier(b) != GPUSHMEM_BOOTSTRAP_OK) init_failed(call, "bootstrap barrier failed");
+  if (r.my_pe == 0) print_banner();
+  GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: PE %d of %d, node-local %d of %d, heap %llu bytes at %p", call, r.my_pe,
+                    r.n_pes, r.topology.local_rank, r.topology.local_size, static_cast<unsigned long long>(heap_bytes),
+                    static_cast<void *>(r.heap.base()));
+}
+
+}  // namespace
+}  // namespace gpushmem
+
+using namespace gpushmem;
+
+GPUSHMEM_EXPORT void shmem_init(void) {
+  start("shmem_init", SHMEM_THREAD_SINGLE, nullptr, nullptr);
+}
+
+GPUSHMEM_EXPORT int shmem_init_thread(int requested, int *provided) {
+  start("shmem_init_thread", requested, provided, nullptr);
+  return 0;
+}
+
+GPUSHMEM_EXPORT int shmemx_init_attr(int requested, int *provided, const shmemx_init_attr_t *attr) {
+  start("shmemx_init_attr", requested, provided, attr);
+  return 0;
+}
+
+GPUSHMEM_EXPORT void start_pes(int) {
+  // Deprecated: later calls have no effect, and the library finalises at exit.
+  if (!running()) {
+    start("start_pes", SHMEM_THREAD_SINGLE, nullptr, nullptr);
+    std::atexit([] {
+      if (running()) shmem_finalize();
+    });
+  }
+}
+
+GPUSHMEM_EXPORT void shmem_finalize(void) {
+  api::require_running("shmem_finalize");
+  Runtime &r = rt();
+  sync::barrier_all("shmem_finalize");  // completes this PE's RMA too: host puts complete at the barrier's fence
+  r.channel.say_goodbye(true);
+  r.phase.store(static_cast<int>(Phase::finalized), std::memory_order_release);
+  gpushmem_bootstrap_t *b = &r.bootstrap.table;
+  // Every PE has said goodbye before any closes its sockets, so none mistakes the close for a crash.
+  int rc = b->barrier(b);
+  r.channel.close();
+  r.heap.destroy();
+  r.peer_base.clear();
+  if (rc == GPUSHMEM_BOOTSTRAP_OK) rc = b->finalize(b);
+  if (rc != GPUSHMEM_BOOTSTRAP_OK)
+    GPUSHMEM_LOG_WARN(log::Subsys::init, "shmem_finalize: the %s bootstrap did not finalise cleanly (code %d)", b->name,
+                      rc);
+  boot::unload_plugin(&r.bootstrap);
+}
+
+GPUSHMEM_EXPORT void shmem_global_exit(int status) {
+  api::require_running("shmem_global_exit");
+  std::fflush(nullptr);
+  char why[96];
+  std::snprintf(why, sizeof why, "PE %d called shmem_global_exit(%d)", rt().my_pe, status);
+  abort_job(status, why);
+}

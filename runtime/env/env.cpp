@@ -1,0 +1,173 @@
+#include "env/env.hpp"
+
+#include <strings.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace gpushmem::env {
+namespace {
+
+Values g_values = [] {
+  Values v;
+  Status s = load(&v);  // defaults only matter if the environment is malformed; init reloads and reports.
+  (void)s;
+  return v;
+}();
+
+bool parse_value(const char *text, bool *out) {
+  return parse_bool(text, out);
+}
+bool parse_value(const char *text, int64_t *out) {
+  return parse_int(text, out);
+}
+bool parse_value(const char *text, uint64_t *out) {
+  return parse_size(text, out);
+}
+bool parse_value(const char *text, std::string *out) {
+  *out = text;
+  return true;
+}
+
+const char *expected(Type t) {
+  switch (t) {
+    case Type::boolean:
+      return "0/1, yes/no, true/false or on/off";
+    case Type::integer:
+      return "a decimal integer";
+    case Type::size:
+      return "a byte count such as 4096, 512M or 2G";
+    case Type::string:
+      return "text";
+  }
+  return "?";
+}
+
+template <class T>
+Status load_one(const char *name, Type type, const char *default_text, T *out) {
+  const char *set = std::getenv(name);  // the only getenv in the library
+  if (!parse_value(default_text, out)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env, "internal: default '%s' of %s does not parse", default_text, name);
+    return Status::internal_error;
+  }
+  if (set == nullptr) return Status::ok;
+  if (!parse_value(set, out)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env, "environment variable %s='%s' is malformed: expected %s", name, set,
+                       expected(type));
+    parse_value(default_text, out);
+    return Status::invalid_argument;
+  }
+  return Status::ok;
+}
+
+constexpr Type type_of_bool = Type::boolean;
+constexpr Type type_of_int = Type::integer;
+constexpr Type type_of_size = Type::size;
+constexpr Type type_of_string = Type::string;
+
+}  // namespace
+
+const char *type_name(Type t) {
+  switch (t) {
+    case Type::boolean:
+      return "bool";
+    case Type::integer:
+      return "int";
+    case Type::size:
+      return "size";
+    case Type::string:
+      return "string";
+  }
+  return "?";
+}
+
+const std::vector<Var> &table() {
+  static const std::vector<Var> rows = {
+#define GPUSHMEM_ENV(NAME, TYPE, DEFAULT, CATEGORY, HELP) {#NAME, type_of_##TYPE, DEFAULT, #CATEGORY, HELP},
+#include "env/env_table.def"
+#undef GPUSHMEM_ENV
+  };
+  return rows;
+}
+
+bool parse_bool(const char *text, bool *out) {
+  static const char *const yes[] = {"1", "y", "yes", "true", "on"};
+  static const char *const no[] = {"0", "n", "no", "false", "off", ""};
+  for (const char *y : yes)
+    if (strcasecmp(text, y) == 0) return *out = true, true;
+  for (const char *n : no)
+    if (strcasecmp(text, n) == 0) return *out = false, true;
+  return false;
+}
+
+bool parse_int(const char *text, int64_t *out) {
+  if (text == nullptr || *text == '\0') return false;
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(text, &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+bool parse_size(const char *text, uint64_t *out) {
+  if (text == nullptr || *text == '\0' || *text == '-') return false;
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text) return false;
+  unsigned shift = 0;
+  if (*end != '\0') {
+    switch (*end) {
+      case 'k':
+      case 'K':
+        shift = 10;
+        break;
+      case 'm':
+      case 'M':
+        shift = 20;
+        break;
+      case 'g':
+      case 'G':
+        shift = 30;
+        break;
+      case 't':
+      case 'T':
+        shift = 40;
+        break;
+      default:
+        return false;
+    }
+    ++end;
+    if (*end == 'b' || *end == 'B') ++end;  // accept "512MB" too
+    if (*end != '\0') return false;
+  }
+  if (shift != 0 && v > (~0ull >> shift)) return false;  // overflow
+  *out = static_cast<uint64_t>(v) << shift;
+  return true;
+}
+
+Status load(Values *out) {
+  Status result = Status::ok;
+#define GPUSHMEM_ENV(NAME, TYPE, DEFAULT, CATEGORY, HELP) \
+  if (load_one(#NAME, type_of_##TYPE, DEFAULT, &out->NAME) != Status::ok) result = Status::invalid_argument;
+#include "env/env_table.def"
+#undef GPUSHMEM_ENV
+  return result;
+}
+
+const Values &get() {
+  return g_values;
+}
+
+Status load_global() {
+  return load(&g_values);
+}
+
+std::string value_text(const Var &v) {
+  const char *set = std::getenv(v.name);
+  return set != nullptr ? std::string(set) : std::string(v.default_text);
+}
+
+}  // namespace gpushmem::env

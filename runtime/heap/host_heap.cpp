@@ -1,0 +1,74 @@
+#include "heap/host_heap.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "node/peer_channel.hpp"
+
+namespace gpushmem::heap {
+
+Status HostHeap::create(uint64_t bytes) {
+  fd_ = memfd_create("gpushmem-heap", MFD_CLOEXEC);
+  if (fd_ < 0) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: memfd_create failed: %s", std::strerror(errno));
+    return Status::system_error;
+  }
+  // The file is sparse: pages are only backed once touched, so a large SHMEM_SYMMETRIC_SIZE costs nothing
+  // until used.
+  if (ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: cannot size the symmetric heap to %llu bytes: %s",
+                       static_cast<unsigned long long>(bytes), std::strerror(errno));
+    return Status::out_of_memory;
+  }
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd_, 0);
+  if (p == MAP_FAILED) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::heap,
+                       "shmem_init: cannot map a %llu-byte symmetric heap: %s (lower SHMEM_SYMMETRIC_SIZE)",
+                       static_cast<unsigned long long>(bytes), std::strerror(errno));
+    return Status::out_of_memory;
+  }
+  base_ = static_cast<char *>(p);
+  size_ = bytes;
+  return Status::ok;
+}
+
+Status HostHeap::map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped) {
+  std::vector<int> fds;
+  GPUSHMEM_CHECK(channel.exchange_fds(fd_, &fds));
+  mapped->assign(fds.size(), nullptr);
+  Status result = Status::ok;
+  for (size_t i = 0; i < fds.size(); ++i) {
+    if (static_cast<int>(i) == my_local) {
+      (*mapped)[i] = base_;
+      continue;
+    }
+    // Every PE sizes its heap from the same variable; a peer that differs is caught by the size check in
+    // init, so map our own size.
+    void *p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fds[i], 0);
+    ::close(fds[i]);
+    if (p == MAP_FAILED) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: cannot map the heap of a local peer: %s",
+                         std::strerror(errno));
+      result = Status::system_error;
+      continue;
+    }
+    (*mapped)[i] = static_cast<char *>(p);
+    peer_maps_.push_back(static_cast<char *>(p));
+  }
+  return result;
+}
+
+void HostHeap::destroy() {
+  for (char *p : peer_maps_) munmap(p, size_);
+  peer_maps_.clear();
+  if (base_ != nullptr) munmap(base_, size_);
+  base_ = nullptr;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  size_ = 0;
+}
+
+}  // namespace gpushmem::heap

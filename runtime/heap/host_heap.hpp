@@ -1,0 +1,37 @@
+// The symmetric heap in host memory: one memfd segment per PE, shared with the PEs of the same node by
+// passing its descriptor, and mapped by each of them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/status.hpp"
+#include "heap/internal_area.hpp"
+
+namespace gpushmem::node {
+class PeerChannel;
+}
+
+namespace gpushmem::heap {
+
+class HostHeap {
+ public:
+  // Creates and maps this PE's segment of `bytes` (the internal area plus the user heap).
+  Status create(uint64_t bytes);
+  // Collective over the node: shares the segment with every local peer and maps theirs.
+  // mapped[local index] receives each base (own base in this PE's slot).
+  Status map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped);
+  void destroy();
+
+  char *base() const { return base_; }
+  uint64_t size() const { return size_; }
+  InternalArea *internal() const { return reinterpret_cast<InternalArea *>(base_); }
+
+ private:
+  int fd_ = -1;
+  char *base_ = nullptr;
+  uint64_t size_ = 0;
+  std::vector<char *> peer_maps_;  // mappings of peers' segments (not our own)
+};
+
+}  // namespace gpushmem::heap

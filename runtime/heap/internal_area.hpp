@@ -1,0 +1,27 @@
+// The runtime's own symmetric words, at offset 0 of every heap, before the user's allocations.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpushmem::heap {
+
+constexpr int kMaxBarrierRounds = 32;  // dissemination rounds: enough for 2^32 PEs
+
+struct alignas(64) PaddedCounter {
+  uint64_t value;
+  char pad[56];
+};
+
+struct InternalArea {
+  // Barrier arrivals, one monotonically increasing counter per dissemination round (never reset: the
+  // barrier compares against its own epoch, so back-to-back barriers need no clean-up).
+  PaddedCounter barrier_round[kMaxBarrierRounds];
+};
+
+// The user part of the heap starts here (page aligned so user data never shares a page with runtime words).
+constexpr uint64_t kInternalAreaBytes = 64 * 1024;
+static_assert(sizeof(InternalArea) <= kInternalAreaBytes, "runtime area outgrew its reservation");
+static_assert(sizeof(PaddedCounter) == 64, "one counter per cache line");
+
+}  // namespace gpushmem::heap

@@ -1,0 +1,26 @@
+// Which PEs run on this node, derived from an allgather of a host identity (PEs per node may differ).
+#pragma once
+
+#include <vector>
+
+#include "core/status.hpp"
+#include "gpushmem/bootstrap_plugin.h"
+
+namespace gpushmem::node {
+
+struct Topology {
+  int local_rank = 0;  // index of this PE among the PEs on its node
+  int local_size = 1;  // PEs on this node
+  int n_nodes = 1;
+  std::vector<int> local_pes;       // world PE numbers on this node, ascending
+  std::vector<int> local_index_of;  // world PE -> local index, -1 when on another node
+  std::vector<int> node_of;         // world PE -> node number (order of first appearance)
+};
+
+// Collective over the bootstrap.
+Status discover(gpushmem_bootstrap_t *boot, Topology *out);
+
+// Identity of this host as text: hostname plus kernel boot id (two containers with one hostname differ).
+void host_identity(char *buf, size_t len);
+
+}  // namespace gpushmem::node

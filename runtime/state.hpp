@@ -1,0 +1,45 @@
+// The process-wide runtime state: who we are, who our peers are, and where every reachable heap is.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "boot/loader.hpp"
+#include "heap/allocator.hpp"
+#include "heap/host_heap.hpp"
+#include "node/peer_channel.hpp"
+#include "node/topology.hpp"
+
+namespace gpushmem {
+
+enum class Phase : int { not_started = 0, running = 1, finalized = 2 };
+
+struct Runtime {
+  std::atomic<int> phase{static_cast<int>(Phase::not_started)};
+  int my_pe = -1;
+  int n_pes = 0;
+  int thread_level = 0;
+
+  boot::Plugin bootstrap;
+  node::Topology topology;    // which PEs share this node
+  node::PeerChannel channel;  // sockets to node-local PEs: fd passing, liveness, global exit
+  heap::HostHeap heap;        // this PE's heap and the mappings of every local peer's heap
+  heap::Allocator allocator;  // offsets within the user part of the heap (identical on every PE)
+
+  // peer_base[pe]: address of PE pe's heap in this process (nullptr: not load/store reachable).
+  std::vector<char *> peer_base;
+  bool all_pes_mapped = false;
+  bool error_checks = true;  // compiled in and GPUSHMEM_ERROR_CHECKS
+};
+
+Runtime &rt();
+
+inline bool running() {
+  return rt().phase.load(std::memory_order_acquire) == static_cast<int>(Phase::running);
+}
+
+// Ends every PE of the job with `status` after logging `why` (the caller already named the call).
+[[noreturn]] void abort_job(int status, const char *why);
+
+}  // namespace gpushmem
