@@ -13,7 +13,7 @@ void fail(const char *call, const char *fmt, ...) {
   std::vsnprintf(message + n, sizeof message - static_cast<size_t>(n), fmt, ap);
   va_end(ap);
   GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s", message);
-  abort_job(1, message);
+  abort_job(1, "an OpenSHMEM call failed on this PE (see its error above)");
 }
 
 void fail_not_initialized(const char *call) {

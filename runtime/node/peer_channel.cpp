@@ -295,6 +295,11 @@ void PeerChannel::say_goodbye(bool finalized) {
 }
 
 void PeerChannel::broadcast_exit(int status) {
+  {
+    // The peers are about to exit on our word: their sockets closing is expected, not a crash.
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+  }
   Frame f{kExit, status};
   for (int s : socks_)
     if (s >= 0) send_frame(s, &f, sizeof f, -1);
