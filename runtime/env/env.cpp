@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace gpushmem::env {
 namespace {
@@ -32,6 +33,8 @@ bool parse_value(const char *text, std::string *out) {
 
 const char *expected(Type t) {
   switch (t) {
+    case Type::flag:
+      return "any value";
     case Type::boolean:
       return "0/1, yes/no, true/false or on/off";
     case Type::integer:
@@ -44,9 +47,23 @@ const char *expected(Type t) {
   return "?";
 }
 
+// The value of a variable, or of its deprecated SMA_ spelling for spec variables.
+const char *lookup(const char *name) {
+  const char *set = std::getenv(name);  // with select.cpp's launcher probes, the only getenv in the library
+  if (set == nullptr && std::strncmp(name, "SHMEM_", 6) == 0) {
+    std::string alias = std::string("SMA_") + (name + 6);
+    set = std::getenv(alias.c_str());
+  }
+  return set;
+}
+
 template <class T>
 Status load_one(const char *name, Type type, const char *default_text, T *out) {
-  const char *set = std::getenv(name);  // the only getenv in the library
+  if (type == Type::flag) {
+    if constexpr (std::is_same_v<T, bool>) *out = lookup(name) != nullptr;
+    return Status::ok;
+  }
+  const char *set = lookup(name);
   if (!parse_value(default_text, out)) {
     GPUSHMEM_LOG_ERROR(log::Subsys::env, "internal: default '%s' of %s does not parse", default_text, name);
     return Status::internal_error;
@@ -61,6 +78,7 @@ Status load_one(const char *name, Type type, const char *default_text, T *out) {
   return Status::ok;
 }
 
+constexpr Type type_of_flag = Type::flag;
 constexpr Type type_of_bool = Type::boolean;
 constexpr Type type_of_int = Type::integer;
 constexpr Type type_of_size = Type::size;
@@ -70,6 +88,8 @@ constexpr Type type_of_string = Type::string;
 
 const char *type_name(Type t) {
   switch (t) {
+    case Type::flag:
+      return "flag";
     case Type::boolean:
       return "bool";
     case Type::integer:
@@ -112,39 +132,53 @@ bool parse_int(const char *text, int64_t *out) {
 }
 
 bool parse_size(const char *text, uint64_t *out) {
-  if (text == nullptr || *text == '\0' || *text == '-') return false;
-  errno = 0;
-  char *end = nullptr;
-  unsigned long long v = std::strtoull(text, &end, 10);
-  if (errno != 0 || end == text) return false;
-  unsigned shift = 0;
-  if (*end != '\0') {
-    switch (*end) {
-      case 'k':
-      case 'K':
-        shift = 10;
-        break;
-      case 'm':
-      case 'M':
-        shift = 20;
-        break;
-      case 'g':
-      case 'G':
-        shift = 30;
-        break;
-      case 't':
-      case 'T':
-        shift = 40;
-        break;
-      default:
-        return false;
-    }
-    ++end;
-    if (*end == 'b' || *end == 'B') ++end;  // accept "512MB" too
-    if (*end != '\0') return false;
+  if (text == nullptr) return false;
+  const char *p = text;
+  unsigned long long whole = 0;
+  long double fraction = 0, scale = 1;
+  bool digits = false;
+  for (; *p >= '0' && *p <= '9'; ++p, digits = true) {
+    if (whole > (~0ull - 9) / 10) return false;  // overflow
+    whole = whole * 10 + static_cast<unsigned>(*p - '0');
   }
-  if (shift != 0 && v > (~0ull >> shift)) return false;  // overflow
-  *out = static_cast<uint64_t>(v) << shift;
+  if (*p == '.') {
+    for (++p; *p >= '0' && *p <= '9'; ++p, digits = true) {
+      scale /= 10;
+      fraction += scale * (*p - '0');
+    }
+  }
+  if (!digits) return false;
+  unsigned shift = 0;
+  switch (*p) {
+    case '\0':
+      break;
+    case 'k':
+    case 'K':
+      shift = 10;
+      break;
+    case 'm':
+    case 'M':
+      shift = 20;
+      break;
+    case 'g':
+    case 'G':
+      shift = 30;
+      break;
+    case 't':
+    case 'T':
+      shift = 40;
+      break;
+    default:
+      return false;
+  }
+  // Anything after the suffix letter is ignored, as the specification says ("1kk" is 1 KiB, "2GB" 2 GiB).
+  if (shift != 0 && whole > (~0ull >> shift)) return false;
+  unsigned long long bytes = whole << shift;
+  long double extra = fraction * static_cast<long double>(1ull << shift);
+  unsigned long long extra_bytes = static_cast<unsigned long long>(extra);
+  if (static_cast<long double>(extra_bytes) < extra) ++extra_bytes;  // round up
+  if (bytes + extra_bytes < bytes) return false;
+  *out = bytes + extra_bytes;
   return true;
 }
 

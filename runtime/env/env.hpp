@@ -9,7 +9,7 @@
 
 namespace gpushmem::env {
 
-enum class Type { boolean, integer, size, string };
+enum class Type { flag, boolean, integer, size, string };
 
 // One row of the table, with the value this process read.
 struct Var {
@@ -22,6 +22,7 @@ struct Var {
 
 // Values after parsing (defaults where unset). Field names are the variable names.
 struct Values {
+#define GPUSHMEM_ENV_FIELD_flag bool
 #define GPUSHMEM_ENV_FIELD_bool bool
 #define GPUSHMEM_ENV_FIELD_int int64_t
 #define GPUSHMEM_ENV_FIELD_size uint64_t
@@ -45,6 +46,9 @@ Status load_global();
 // Parsers, exposed for unit tests. Each returns false on malformed text.
 bool parse_bool(const char *text, bool *out);
 bool parse_int(const char *text, int64_t *out);
+// Sizes follow the OpenSHMEM 1.5 rules for SHMEM_SYMMETRIC_SIZE: a non-negative integer or decimal
+// number ("0.5", ".5"), then optionally one suffix letter k/m/g/t (any case; anything after it is
+// ignored); fractions of a byte round up.
 bool parse_size(const char *text, uint64_t *out);
 
 // The value of one variable as text (what is set, else the default) for gpushmem-info.
