@@ -1,0 +1,2 @@
+/* Deprecated location of the OpenSHMEM header, still installed because the specification lists it. */
+#include <shmem.h>
