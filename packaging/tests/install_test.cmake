@@ -1,0 +1,72 @@
+# ctest pkg.install: installs the build tree into a private prefix and proves that a program outside the
+# project builds and runs from it in each supported way: find_package(gpushmem), pkg-config, gpushmemcc
+# and gpushmemc++. Every program runs as one PE without a launcher (the `single` bootstrap).
+#
+# cmake -DBUILD_DIR= -DCONFIG= -DWORK_DIR= -DCONSUMER_DIR= -DGENERATOR= -DC_COMPILER= -DCXX_COMPILER=
+#       -DPKG_CONFIG= -DVERSION= -DLIBDIR= -DBINDIR= -DINCLUDEDIR= -P install_test.cmake
+cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/test_helpers.cmake)
+
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+# Programs must load the installed library and plugins, never the build tree's.
+unset(ENV{LD_LIBRARY_PATH})
+unset(ENV{GPUSHMEM_BOOTSTRAP_PLUGIN_DIR})
+unset(ENV{CMAKE_PREFIX_PATH})
+set(ENV{GPUSHMEM_BOOTSTRAP} single)
+
+set(install_config "")
+if(CONFIG)
+  set(install_config --config ${CONFIG})
+endif()
+run_step("cmake --install into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} ${install_config})
+
+foreach(f ${INCLUDEDIR}/shmem.h ${INCLUDEDIR}/shmemx.h ${INCLUDEDIR}/gpushmem/config.h
+          ${INCLUDEDIR}/gpushmem/bootstrap_plugin.h ${LIBDIR}/libgpushmem.so
+          ${LIBDIR}/gpushmem/libgpushmem_bootstrap_single.so ${LIBDIR}/cmake/gpushmem/gpushmemConfig.cmake
+          ${LIBDIR}/cmake/gpushmem/gpushmemConfigVersion.cmake ${LIBDIR}/pkgconfig/gpushmem.pc
+          ${BINDIR}/gpushmemcc ${BINDIR}/gpushmemc++ ${BINDIR}/gpushmem-info)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "pkg.install: ${f} is missing from the installed tree ${prefix}: check the install() rule "
+                        "that should put it there")
+  endif()
+endforeach()
+# 1. find_package(gpushmem) from a separate CMake project (C and C++ consumers).
+set(consumer_build ${WORK_DIR}/find_package)
+run_step("configure the find_package consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${consumer_build}
+         -G ${GENERATOR} -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=${C_COMPILER}
+         -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix} -DEXPECTED_PREFIX=${prefix}
+         -DEXPECTED_VERSION=${VERSION})
+run_step("build the find_package consumer" ${CMAKE_COMMAND} --build ${consumer_build})
+run_consumer(${consumer_build}/consumer_c)
+run_consumer(${consumer_build}/consumer_cxx)
+
+# 2. pkg-config.
+if(PKG_CONFIG)
+  set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
+  run_step("pkg-config --modversion gpushmem" ${PKG_CONFIG} --modversion gpushmem)
+  string(STRIP "${step_output}" modversion)
+  if(NOT modversion STREQUAL VERSION)
+    message(FATAL_ERROR "pkg.install: pkg-config reports version '${modversion}', the build is ${VERSION}")
+  endif()
+  run_step("pkg-config --cflags --libs gpushmem" ${PKG_CONFIG} --cflags --libs gpushmem)
+  separate_arguments(pc_flags UNIX_COMMAND "${step_output}")
+  run_step("compile hello.c with pkg-config flags" ${C_COMPILER} ${CONSUMER_DIR}/hello.c ${pc_flags} -o
+           ${WORK_DIR}/hello_pkgconfig)
+  run_consumer(${WORK_DIR}/hello_pkgconfig)
+else()
+  message(STATUS "pkg.install: pkg-config not found, skipping the pkg-config consumer (install pkg-config)")
+endif()
+
+# 3. The installed wrappers, with a one-step build and a separate compile and link.
+check_wrappers(${prefix}/${BINDIR} ${WORK_DIR})
+
+# 4. gpushmem-info finds the installed plugins from bin/.
+run_step("installed gpushmem-info" ${prefix}/${BINDIR}/gpushmem-info)
+if(NOT step_output MATCHES "single")
+  message(FATAL_ERROR "pkg.install: installed gpushmem-info does not list the single bootstrap plugin of "
+                      "${prefix}/${LIBDIR}/gpushmem:\n${step_output}")
+endif()
+message(STATUS "pkg.install: every consumer built and ran from ${prefix}")

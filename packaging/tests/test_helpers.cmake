@@ -1,0 +1,57 @@
+# Shared by the packaging tests (cmake -P scripts).
+
+# run_step(<what> <command...>): runs the command; on failure stops the test naming the step and showing
+# the command and its output. Leaves stdout in step_output.
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0")
+    list(JOIN ARGN " " cmd)
+    message(FATAL_ERROR "${what} failed (${rc}).\ncommand: ${cmd}\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+  set(step_error "${err}" PARENT_SCOPE)
+endfunction()
+
+# run_consumer(<program>): runs a consumer as one PE and checks that it reports PE 0 of 1.
+function(run_consumer program)
+  run_step("running ${program}" ${program})
+  if(NOT step_output MATCHES "PE 0 of 1")
+    message(FATAL_ERROR "${program} ran but did not print 'PE 0 of 1':\n${step_output}\n${step_error}")
+  endif()
+  message(STATUS "ok: ${program}")
+endfunction()
+
+# check_wrappers(<bin dir> <work dir>): builds and runs hello.c / hello.cpp with gpushmemcc / gpushmemc++,
+# and checks compile-only invocations, --showme and GPUSHMEM_CC.
+function(check_wrappers bin work)
+  set(cc ${bin}/gpushmemcc)
+  set(cxx ${bin}/gpushmemc++)
+  run_step("gpushmemcc hello.c -o hello_cc" ${cc} ${CONSUMER_DIR}/hello.c -o ${work}/hello_cc)
+  run_consumer(${work}/hello_cc)
+  run_step("gpushmemcc -c hello.c" ${cc} -c ${CONSUMER_DIR}/hello.c -o ${work}/hello.o)
+  run_step("gpushmemcc hello.o -o hello_two_step" ${cc} ${work}/hello.o -o ${work}/hello_two_step)
+  run_consumer(${work}/hello_two_step)
+  run_step("gpushmemc++ hello.cpp -o hello_cxx" ${cxx} ${CONSUMER_DIR}/hello.cpp -o ${work}/hello_cxx)
+  run_consumer(${work}/hello_cxx)
+
+  run_step("gpushmemcc --showme" ${cc} --showme x.c -o x)
+  if(NOT step_output MATCHES "-lgpushmem" OR NOT step_output MATCHES "-I")
+    message(FATAL_ERROR "gpushmemcc --showme x.c -o x lacks -I or -lgpushmem: ${step_output}")
+  endif()
+  run_step("gpushmemcc --showme -c" ${cc} --showme -c x.c)
+  if(step_output MATCHES "-lgpushmem")
+    message(FATAL_ERROR "gpushmemcc --showme -c x.c adds link flags to a compile-only command: ${step_output}")
+  endif()
+  set(ENV{GPUSHMEM_CC} "echo custom-cc")
+  run_step("GPUSHMEM_CC='echo custom-cc' gpushmemcc --showme" ${cc} --showme x.c)
+  unset(ENV{GPUSHMEM_CC})
+  if(NOT step_output MATCHES "^echo custom-cc ")
+    message(FATAL_ERROR "gpushmemcc ignored GPUSHMEM_CC: ${step_output}")
+  endif()
+  set(ENV{GPUSHMEM_CXX} "echo custom-cxx")
+  run_step("GPUSHMEM_CXX='echo custom-cxx' gpushmemc++ --showme" ${cxx} --showme x.cpp)
+  unset(ENV{GPUSHMEM_CXX})
+  if(NOT step_output MATCHES "^echo custom-cxx ")
+    message(FATAL_ERROR "gpushmemc++ ignored GPUSHMEM_CXX: ${step_output}")
+  endif()
+endfunction()
