@@ -63,10 +63,21 @@ endif()
 # 3. The installed wrappers, with a one-step build and a separate compile and link.
 check_wrappers(${prefix}/${BINDIR} ${WORK_DIR})
 
-# 4. gpushmem-info finds the installed plugins from bin/.
+# 4. gpushmem-info finds the installed plugins from bin/, whether started by path or found through PATH
+#    from another folder (the program's own name then has no directory in it).
 run_step("installed gpushmem-info" ${prefix}/${BINDIR}/gpushmem-info)
-if(NOT step_output MATCHES "single")
+if(NOT step_output MATCHES "plugins found +[^\n]*single")
   message(FATAL_ERROR "pkg.install: installed gpushmem-info does not list the single bootstrap plugin of "
                       "${prefix}/${LIBDIR}/gpushmem:\n${step_output}")
+endif()
+set(saved_path "$ENV{PATH}")
+set(ENV{PATH} "${prefix}/${BINDIR}:$ENV{PATH}")
+execute_process(COMMAND gpushmem-info WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+set(ENV{PATH} "${saved_path}")
+if(NOT rc STREQUAL "0" OR NOT out MATCHES "plugins found +[^\n]*single")
+  message(FATAL_ERROR "pkg.install: gpushmem-info run through PATH (from ${WORK_DIR}) does not find the plugins "
+                      "in ${prefix}/${LIBDIR}/gpushmem (boot::plugin_dir must not depend on how the program "
+                      "was started):\n${out}\n${err}")
 endif()
 message(STATUS "pkg.install: every consumer built and ran from ${prefix}")
