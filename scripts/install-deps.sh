@@ -109,7 +109,7 @@ else
   echo "install-deps: installing ${all[*]}"
   export DEBIAN_FRONTEND=noninteractive
   # Short network timeouts: a machine without a route to the mirror reports that instead of hanging.
-  apt_opts=(-o Acquire::Retries=1 -o Acquire::http::Timeout=30 -o Acquire::https::Timeout=30)
+  apt_opts=(-o Acquire::Retries=0 -o Acquire::http::Timeout=15 -o Acquire::https::Timeout=15)
   if as_root apt-get "${apt_opts[@]}" update -q &&
     as_root apt-get "${apt_opts[@]}" install -y -q --no-install-recommends "${all[@]}"; then
     echo "install-deps: apt-get installed ${all[*]}"
