@@ -1,0 +1,189 @@
+// shmemx_get_uniqueid: makes the tcp bootstrap's unique id and keeps the socket rank 0 will listen on.
+//
+// Id text (parsed by bootstrap/tcp/tcp_id.c; keep the two in step):
+//   "gpushmem-tcp1://<ipv4>:<port>/<cookie as 16 hex digits>"
+#include "boot/uniqueid.hpp"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "core/log.hpp"
+#include "env/env.hpp"
+#include "shmemx.h"
+
+namespace gpushmem::boot {
+namespace {
+
+constexpr const char *kCall = "shmemx_get_uniqueid";
+
+// Listening sockets made by shmemx_get_uniqueid, by id text, until shmemx_init_attr takes them.
+std::mutex g_registry_mutex;
+std::map<std::string, int> &registry() {
+  static std::map<std::string, int> fds;
+  return fds;
+}
+
+// GPUSHMEM_BOOTSTRAP_TCP_ADDR: "" (any interface, any port), "a.b.c.d" or "a.b.c.d:port".
+bool parse_tcp_addr(const std::string &text, in_addr *addr, uint16_t *port) {
+  addr->s_addr = htonl(INADDR_ANY);
+  *port = 0;
+  if (text.empty()) return true;
+  std::string host = text;
+  size_t colon = text.find(':');
+  if (colon != std::string::npos) {
+    host = text.substr(0, colon);
+    const char *p = text.c_str() + colon + 1;
+    char *end = nullptr;
+    errno = 0;
+    long v = std::strtol(p, &end, 10);
+    if (*p == '\0' || errno != 0 || *end != '\0' || v < 0 || v > 65535) return false;
+    *port = static_cast<uint16_t>(v);
+  }
+  return inet_pton(AF_INET, host.c_str(), addr) == 1;
+}
+
+// The address other PEs should dial: the first IPv4 address of an interface that is up and not loopback,
+// else 127.0.0.1 (a one-host job).
+std::string pick_advertised_address() {
+  ifaddrs *list = nullptr;
+  std::string chosen = "127.0.0.1";
+  if (getifaddrs(&list) != 0) return chosen;
+  for (ifaddrs *i = list; i != nullptr; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
+    char text[INET_ADDRSTRLEN];
+    if (inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr, text, sizeof text) != nullptr) {
+      chosen = text;
+      break;
+    }
+  }
+  freeifaddrs(list);
+  return chosen;
+}
+
+bool random_cookie(uint64_t *out) {
+  auto *p = reinterpret_cast<unsigned char *>(out);
+  size_t got = 0;
+  while (got < sizeof *out) {
+    ssize_t n = getrandom(p + got, sizeof *out - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    got += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// A close-on-exec listening socket on addr:port. Returns the fd (and the port it got) or -1 with errno set.
+int open_listener(in_addr addr, uint16_t port, uint16_t *bound_port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  int one = 1;
+  (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);  // a fixed port left in TIME_WAIT
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr = addr;
+  sa.sin_port = htons(port);
+  socklen_t len = sizeof sa;
+  if (bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || listen(fd, SOMAXCONN) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr *>(&sa), &len) != 0) {
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  *bound_port = ntohs(sa.sin_port);
+  return fd;
+}
+
+}  // namespace
+
+int take_listen_fd(const char *id_text) {
+  if (id_text == nullptr) return -1;
+  std::lock_guard<std::mutex> hold(g_registry_mutex);
+  auto it = registry().find(id_text);
+  if (it == registry().end()) return -1;
+  int fd = it->second;
+  registry().erase(it);
+  return fd;
+}
+
+}  // namespace gpushmem::boot
+
+extern "C" __attribute__((visibility("default"))) int shmemx_get_uniqueid(shmemx_uniqueid_t *id) {
+  using namespace gpushmem;
+  using boot::kCall;
+  if (id == nullptr) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap,
+                       "%s: argument `id` is NULL; pass the address of a shmemx_uniqueid_t "
+                       "to fill",
+                       kCall);
+    return -1;
+  }
+  std::memset(id->internal, 0, sizeof id->internal);
+
+  const std::string &addr_text = env::get().GPUSHMEM_BOOTSTRAP_TCP_ADDR;
+  in_addr bind_addr{};
+  uint16_t port = 0;
+  if (!boot::parse_tcp_addr(addr_text, &bind_addr, &port)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap,
+                       "%s: GPUSHMEM_BOOTSTRAP_TCP_ADDR='%s' is not an IPv4 address "
+                       "(a.b.c.d or a.b.c.d:port); set it to an address of this host that the other PEs reach",
+                       kCall, addr_text.c_str());
+    return -1;
+  }
+  uint16_t bound_port = 0;
+  int fd = boot::open_listener(bind_addr, port, &bound_port);
+  if (fd < 0) {
+    int err = errno;
+    char where[INET_ADDRSTRLEN] = "0.0.0.0";
+    inet_ntop(AF_INET, &bind_addr, where, sizeof where);
+    GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap,
+                       "%s: cannot listen on %s:%u: %s; set GPUSHMEM_BOOTSTRAP_TCP_ADDR to "
+                       "an address of this host (with a free port, or none)",
+                       kCall, where, port, std::strerror(err));
+    return -1;
+  }
+  uint64_t cookie = 0;
+  if (!boot::random_cookie(&cookie)) {
+    int err = errno;
+    close(fd);
+    GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap, "%s: getrandom failed: %s", kCall, std::strerror(err));
+    return -1;
+  }
+  std::string host;
+  if (bind_addr.s_addr != htonl(INADDR_ANY)) {
+    char text[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &bind_addr, text, sizeof text);
+    host = text;
+  } else {
+    host = boot::pick_advertised_address();
+  }
+  int n = std::snprintf(id->internal, sizeof id->internal, "gpushmem-tcp1://%s:%u/%016" PRIx64, host.c_str(),
+                        static_cast<unsigned>(bound_port), cookie);
+  if (n < 0 || static_cast<size_t>(n) >= sizeof id->internal) {  // cannot happen with an IPv4 address
+    close(fd);
+    std::memset(id->internal, 0, sizeof id->internal);
+    GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap, "%s: internal: the id does not fit in shmemx_uniqueid_t", kCall);
+    return -1;
+  }
+  {
+    std::lock_guard<std::mutex> hold(boot::g_registry_mutex);
+    boot::registry()[id->internal] = fd;
+  }
+  GPUSHMEM_LOG_INFO(log::Subsys::bootstrap, "%s: made %s; this process must be rank 0 of the job", kCall, id->internal);
+  return 0;
+}
