@@ -217,15 +217,15 @@ GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_OVERLOAD_RMA)
 #define GPUSHMEM_GENERIC_p(T, N) , T : shmem_##N##_p
 #define GPUSHMEM_GENERIC_g(T, N) , T : shmem_##N##_g
 #define shmem_put(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_GENERIC_put))(dest, source, nelems, pe)
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put))(dest, source, nelems, pe)
 #define shmem_get(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_GENERIC_get))(dest, source, nelems, pe)
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_get))(dest, source, nelems, pe)
 #define shmem_put_nbi(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_GENERIC_put_nbi))(dest, source, nelems, pe)
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put_nbi))(dest, source, nelems, pe)
 #define shmem_get_nbi(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_GENERIC_get_nbi))(dest, source, nelems, pe)
-#define shmem_p(dest, value, pe) _Generic (*(dest)GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_GENERIC_p))(dest, value, pe)
-#define shmem_g(source, pe) _Generic (*(source)GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_GENERIC_g))(source, pe)
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_get_nbi))(dest, source, nelems, pe)
+#define shmem_p(dest, value, pe) _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_p))(dest, value, pe)
+#define shmem_g(source, pe) _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_g))(source, pe)
 #endif
 
 #endif /* GPUSHMEM_SHMEM_H */

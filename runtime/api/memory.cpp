@@ -98,6 +98,9 @@ GPUSHMEM_EXPORT void *shmem_align(size_t alignment, size_t size) {
   api::require_running("shmem_align");
   if (alignment == 0 || (alignment & (alignment - 1)) != 0)
     api::fail("shmem_align", "alignment=%zu is not a power of two", alignment);
+  if (alignment > heap::HostHeap::kBaseAlignment)
+    api::fail("shmem_align", "alignment=%zu is larger than the largest supported alignment (%llu bytes)", alignment,
+              static_cast<unsigned long long>(heap::HostHeap::kBaseAlignment));
   if (size == 0) return nullptr;
   return allocate("shmem_align", size, alignment);
 }

@@ -23,7 +23,21 @@ Status HostHeap::create(uint64_t bytes) {
                        static_cast<unsigned long long>(bytes), std::strerror(errno));
     return Status::out_of_memory;
   }
-  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd_, 0);
+  // Place the heap at an address aligned to kBaseAlignment so that an offset aligned to A (A at most
+  // kBaseAlignment) is an address aligned to A on every PE: shmem_align then stays symmetric. Reserve
+  // enough address space to find such an address, map the segment there, return the rest.
+  const uint64_t reserve = bytes + kBaseAlignment;
+  void *area = mmap(nullptr, reserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *p = MAP_FAILED;
+  if (area != MAP_FAILED) {
+    uintptr_t start = reinterpret_cast<uintptr_t>(area);
+    uintptr_t aligned = (start + kBaseAlignment - 1) & ~static_cast<uintptr_t>(kBaseAlignment - 1);
+    p = mmap(reinterpret_cast<void *>(aligned), bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED,
+             fd_, 0);
+    if (aligned > start) munmap(area, aligned - start);
+    uintptr_t end = aligned + bytes, reserve_end = start + reserve;
+    if (reserve_end > end) munmap(reinterpret_cast<void *>(end), reserve_end - end);
+  }
   if (p == MAP_FAILED) {
     GPUSHMEM_LOG_ERROR(log::Subsys::heap,
                        "shmem_init: cannot map a %llu-byte symmetric heap: %s (lower SHMEM_SYMMETRIC_SIZE)",

@@ -16,6 +16,9 @@ namespace gpushmem::heap {
 
 class HostHeap {
  public:
+  // Every PE's heap starts at an address with this alignment, the largest shmem_align honours.
+  static constexpr uint64_t kBaseAlignment = 1ull << 30;
+
   // Creates and maps this PE's segment of `bytes` (the internal area plus the user heap).
   Status create(uint64_t bytes);
   // Collective over the node: shares the segment with every local peer and maps theirs.
