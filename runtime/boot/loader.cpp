@@ -42,8 +42,15 @@ void fill_missing_entries(gpushmem_bootstrap_t *t) {
 
 std::string library_dir() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void *>(&plugin_dir), &info) == 0 || info.dli_fname == nullptr) return ".";
-  std::string path = info.dli_fname;
+  std::string path;
+  if (dladdr(reinterpret_cast<void *>(&plugin_dir), &info) != 0 && info.dli_fname != nullptr) path = info.dli_fname;
+  // Linked statically into a program (tools, tests), dladdr names the program as it was started, which can
+  // be a bare name found through PATH: ask the kernel where the executable really is.
+  if (path.find('/') == std::string::npos) {
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) path.assign(exe, static_cast<size_t>(n));
+  }
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
