@@ -200,7 +200,7 @@ Status load_global() {
 }
 
 std::string value_text(const Var &v) {
-  const char *set = std::getenv(v.name);
+  const char *set = lookup(v.name);
   return set != nullptr ? std::string(set) : std::string(v.default_text);
 }
 
