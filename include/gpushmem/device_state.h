@@ -1,7 +1,14 @@
 /*
  * The device state: everything a GPU thread needs to reach other PEs. One definition, included by the host
- * compiler (which fills it) and by nvcc (whose kernels read it), with its layout pinned by static
+ * compiler (the runtime fills it) and by nvcc (kernels read it), with its layout pinned by static
  * assertions on both sides. Versioned because it crosses the library boundary into user kernels.
+ *
+ * How kernels reach it without -rdc: every CUDA translation unit that includes <shmem.h> gets its own
+ * `static __constant__` copy of this struct plus a host function that copies a struct into that copy
+ * (cudaMemcpyToSymbol, compiled in the user's TU so it uses the user's CUDA runtime). A static initialiser
+ * in the same TU registers that function with libgpushmem through gpushmemi_register_device_state(); the
+ * runtime calls every registered function at shmem_init and whenever the state changes (heap growth), and
+ * at once for a TU registered after init.
  */
 #ifndef GPUSHMEM_DEVICE_STATE_H
 #define GPUSHMEM_DEVICE_STATE_H
@@ -9,36 +16,59 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GPUSHMEM_DEVICE_STATE_VERSION 1
+#define GPUSHMEM_DEVICE_STATE_VERSION 2
+
+/* The first bytes of every PE's GPU heap belong to the runtime (device barrier counters, sync words);
+   user allocations start after them. Zeroed at init. Its layout is device/internal_area.cuh's. */
+#define GPUSHMEM_DEVICE_INTERNAL_BYTES (64u * 1024u)
 
 /* How one peer is reached from device code. */
 enum gpushmem_peer_transport {
   GPUSHMEM_PEER_UNREACHABLE = 0,
-  GPUSHMEM_PEER_P2P = 1,   /* peer_base[pe] is mapped: direct loads and stores */
+  GPUSHMEM_PEER_P2P = 1,   /* peer_base[pe] is mapped: direct loads, stores and atomics */
   GPUSHMEM_PEER_IBGDA = 2, /* the GPU writes NIC work requests itself */
   GPUSHMEM_PEER_PROXY = 3  /* requests go through the CPU proxy ring */
 };
 
 typedef struct gpushmem_device_state {
-  uint32_t version;     /* GPUSHMEM_DEVICE_STATE_VERSION */
+  uint32_t version;     /* GPUSHMEM_DEVICE_STATE_VERSION; 0 means "not initialised" */
   uint32_t struct_size; /* sizeof(gpushmem_device_state_t) */
   int32_t my_pe;
   int32_t n_pes;
-  uint64_t heap_size;      /* bytes of each PE's symmetric heap */
-  char *heap_base;         /* this PE's heap */
-  char **peer_base;        /* [n_pes]: where each PE's heap is mapped here, NULL when not mapped */
-  uint8_t *peer_transport; /* [n_pes]: enum gpushmem_peer_transport */
-  uint64_t reserved[8];    /* room for the proxy and IBGDA tables without changing the size */
+  uint64_t heap_size;      /* bytes of each PE's GPU heap mapped now, internal area included (grows) */
+  char *heap_base;         /* this PE's GPU heap (device address); symmetric address = heap_base + offset */
+  char **peer_base;        /* device array [n_pes]: where each PE's heap is mapped here, NULL if not */
+  uint8_t *peer_transport; /* device array [n_pes]: enum gpushmem_peer_transport */
+  uint32_t error_checks;   /* nonzero: device calls check PE range and symmetric addresses, then trap */
+  uint32_t reserved32;
+  uint64_t reserved[7]; /* room for the proxy and IBGDA tables without changing the size */
 } gpushmem_device_state_t;
 
 /* The layout both compilers must agree on (LP64). */
 #ifdef __cplusplus
 static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
 static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");
-static_assert(offsetof(gpushmem_device_state_t, reserved) == 48, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, error_checks) == 48, "device state layout changed");
 #else
 _Static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
 _Static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Copies `state` into one translation unit's __constant__ copy. Runs on the host, in the PE's device
+   context. */
+typedef void (*gpushmemi_device_state_updater_t)(const gpushmem_device_state_t *state);
+
+/* Internal ABI between <shmem.h>'s device part and libgpushmem; not for applications. Registers an
+   updater (idempotent for the same function); calls it at once when the state already exists.
+   Returns 0. Thread safe. */
+int gpushmemi_register_device_state(gpushmemi_device_state_updater_t updater);
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif /* GPUSHMEM_DEVICE_STATE_H */
