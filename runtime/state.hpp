@@ -30,7 +30,8 @@ struct Runtime {
   // peer_base[pe]: address of PE pe's heap in this process (nullptr: not load/store reachable).
   std::vector<char *> peer_base;
   bool all_pes_mapped = false;
-  bool error_checks = true;  // compiled in and GPUSHMEM_ERROR_CHECKS
+  bool oversubscribed = false;  // more PEs on this node than cores this process may run on
+  bool error_checks = true;     // compiled in and GPUSHMEM_ERROR_CHECKS
 };
 
 Runtime &rt();

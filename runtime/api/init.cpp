@@ -155,6 +155,10 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   r.peer_base.assign(r.n_pes, nullptr);
   for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
   r.all_pes_mapped = r.topology.local_size == r.n_pes;
+  // Count the node's CPUs, not this process's affinity: launchers bind each PE to one core.
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  int usable_cpus = online > 0 ? static_cast<int>(online) : 1;
+  r.oversubscribed = r.topology.local_size > usable_cpus;
   if (!r.all_pes_mapped)
     GPUSHMEM_LOG_WARN(log::Subsys::init,
                       "%s: %d of %d PEs run on other nodes; they cannot be reached until a network "

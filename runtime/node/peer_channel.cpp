@@ -68,9 +68,11 @@ ssize_t recv_frame(int sock, void *frame, size_t bytes, int *fd_out) {
   msg.msg_control = control;
   msg.msg_controllen = sizeof control;
   ssize_t n;
+  // ECONNRESET: the peer closed its end while a frame it sent earlier is still queued here (Linux reports
+  // the reset once, before the queued frames): read on, the goodbye frame is what tells a clean exit apart.
   do {
     n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
+  } while (n < 0 && (errno == EINTR || errno == ECONNRESET));
   *fd_out = -1;
   if (n > 0) {
     for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c))

@@ -30,10 +30,13 @@ bool peer_gone(int pe);
 // ends it (-1: unknown).
 template <class Ready>
 void wait_until(Ready ready, const char *call, int pe, const char *what) {
-  for (int i = 0; i < 4096; ++i) {
+  // A short spin catches the common case (the peer is already on its way) without a system call.
+  for (int i = 0; i < 256; ++i) {
     if (ready()) return;
     cpu_relax();
   }
+  // With more PEs than cores the awaited PE may need this core: yield at once instead of spinning on.
+  const unsigned spin_limit = rt().oversubscribed ? 0u : 1u << 14;
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const int64_t warn_s = env::get().GPUSHMEM_HANG_WARN;
@@ -41,7 +44,7 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
   for (unsigned spins = 0;; ++spins) {
     if (ready()) return;
     // Stay responsive for the first spins, then leave the core to others (oversubscribed nodes).
-    if (spins < 1u << 16)
+    if (spins < spin_limit)
       cpu_relax();
     else
       sched_yield();
