@@ -14,6 +14,15 @@
 #include "gpushmem/config.h"
 #include "gpushmem/type_table.h"
 
+/* In CUDA translation units the routines that exist on both sides are defined (at the end of this file, by
+   gpushmem/device/shmem_api.cuh) as static inline __host__ __device__ functions: inside a kernel the P2P
+   implementation, on the host a call of the exported symbol; device-only routines (AMOs, signals, waits,
+   iput/iget) are added as __device__ functions. Defining GPUSHMEM_NO_DEVICE_API before including this
+   file keeps a CUDA file to the plain host declarations. C and C++ files see only those. */
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__) && !defined(GPUSHMEM_NO_DEVICE_API)
+#define GPUSHMEMI_DEVICE_API 1
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -97,16 +106,20 @@ void shmem_query_thread(int *provided);
 void shmem_finalize(void);
 /* Ends every PE of the job with exit status `status`; callable by one PE alone. Does not return. */
 void shmem_global_exit(int status);
+#ifndef GPUSHMEMI_DEVICE_API
 /* This PE's number, 0..shmem_n_pes()-1 (-1 before shmem_init). */
 int shmem_my_pe(void);
 /* Number of PEs in the job (-1 before shmem_init). */
 int shmem_n_pes(void);
+#endif
 /* 1 if `pe` can be reached by OpenSHMEM calls from this PE, else 0. */
 int shmem_pe_accessible(int pe);
 /* 1 if `addr` is a symmetric address that PE `pe` can be reached at, else 0. */
 int shmem_addr_accessible(const void *addr, int pe);
+#ifndef GPUSHMEMI_DEVICE_API
 /* A local address through which load/store reach `dest` on PE `pe`, or NULL when there is none. */
 void *shmem_ptr(const void *dest, int pe);
+#endif
 /* The OpenSHMEM version this library implements (1.5). */
 void shmem_info_get_version(int *major, int *minor);
 /* The vendor string, at most SHMEM_MAX_NAME_LEN bytes including the NUL. */
@@ -140,6 +153,7 @@ void *shrealloc(void *ptr, size_t size);
 void *shmemalign(size_t alignment, size_t size);
 
 /* ---- RMA --------------------------------------------------------------------------------------- */
+#ifndef GPUSHMEMI_DEVICE_API
 
 /* Copies nelems bytes from local `source` to symmetric `dest` on PE `pe`. Returns when `source` may be
    reused; remote completion needs shmem_quiet. */
@@ -149,6 +163,7 @@ void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
 /* Non-blocking forms: neither buffer may be touched until shmem_quiet returns. */
 void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+#endif
 
 /* Typed RMA for every standard RMA type: put/get/put_nbi/get_nbi of `nelems` elements, p/g of one. */
 #define GPUSHMEM_DECLARE_TYPED_RMA(T, N)                                     \
@@ -158,9 +173,15 @@ void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
   void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe); \
   void shmem_##N##_p(T *dest, T value, int pe);                              \
   T shmem_##N##_g(const T *source, int pe);
+#ifndef GPUSHMEMI_DEVICE_API
 GPUSHMEM_RMA_TYPES(GPUSHMEM_DECLARE_TYPED_RMA)
+#else
+/* CUDA: long double has no device form; the other types are host/device functions (shmem_api.cuh). */
+GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEM_DECLARE_TYPED_RMA)
+#endif
 #undef GPUSHMEM_DECLARE_TYPED_RMA
 
+#ifndef GPUSHMEMI_DEVICE_API
 /* Sized RMA: elements of SIZE bits. */
 #define GPUSHMEM_DECLARE_SIZED_RMA(S)                                             \
   void shmem_put##S(void *dest, const void *source, size_t nelems, int pe);       \
@@ -169,8 +190,10 @@ GPUSHMEM_RMA_TYPES(GPUSHMEM_DECLARE_TYPED_RMA)
   void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe);
 GPUSHMEM_RMA_SIZES(GPUSHMEM_DECLARE_SIZED_RMA)
 #undef GPUSHMEM_DECLARE_SIZED_RMA
+#endif
 
 /* ---- Ordering and synchronisation -------------------------------------------------------------- */
+#ifndef GPUSHMEMI_DEVICE_API
 
 /* Completes every put, AMO and nbi operation this PE issued: they are visible at their targets. */
 void shmem_quiet(void);
@@ -180,13 +203,16 @@ void shmem_fence(void);
 void shmem_barrier_all(void);
 /* Collective over all PEs: wait until every PE has arrived (no quiet; local stores are published). */
 void shmem_sync_all(void);
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
 
 /* ---- Generic names: C11 _Generic selections and C++ overloads, from the same table -------------- */
-#if defined(__cplusplus)
+#if defined(GPUSHMEMI_DEVICE_API)
+/* CUDA: host/device overloads, in gpushmem/device/shmem_api.cuh. */
+#elif defined(__cplusplus)
 #define GPUSHMEM_OVERLOAD_RMA(T, N)                                                   \
   static inline void shmem_put(T *dest, const T *source, size_t nelems, int pe) {     \
     shmem_##N##_put(dest, source, nelems, pe);                                        \
@@ -226,6 +252,10 @@ GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_OVERLOAD_RMA)
   _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_get_nbi))(dest, source, nelems, pe)
 #define shmem_p(dest, value, pe) _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_p))(dest, value, pe)
 #define shmem_g(source, pe) _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_g))(source, pe)
+#endif
+
+#ifdef GPUSHMEMI_DEVICE_API
+#include "gpushmem/device/shmem_api.cuh"
 #endif
 
 #endif /* GPUSHMEM_SHMEM_H */

@@ -51,4 +51,10 @@ int shmemx_init_attr(int requested, int *provided, const shmemx_init_attr_t *att
 }
 #endif
 
+/* CUDA files: the device-only extensions (shmemx_*_warp / _block, shmemx_signal_op); see
+   gpushmem/device/shmemx_api.cuh. */
+#ifdef GPUSHMEMI_DEVICE_API
+#include "gpushmem/device/shmemx_api.cuh"
+#endif
+
 #endif /* GPUSHMEMX_H */

@@ -1,0 +1,63 @@
+// Compile test (built everywhere nvcc is, never run): every AMO name of the device API for every type of
+// its table (T-AMOX, T-AMO, T-AMOB), typed and generic, blocking and _nbi, called from kernels.
+#include <shmem.h>
+#include <shmemx.h>
+
+#define KERNEL_AMOX(T, N)                                              \
+  __global__ void compile_amox_##N(T *dest, T value, int pe, T *out) { \
+    out[0] = shmem_##N##_atomic_fetch(dest, pe);                       \
+    shmem_##N##_atomic_fetch_nbi(out + 1, dest, pe);                   \
+    shmem_##N##_atomic_set(dest, value, pe);                           \
+    out[2] = shmem_##N##_atomic_swap(dest, value, pe);                 \
+    shmem_##N##_atomic_swap_nbi(out + 3, dest, value, pe);             \
+    out[4] = shmem_atomic_fetch(dest, pe);                             \
+    shmem_atomic_fetch_nbi(out + 5, dest, pe);                         \
+    shmem_atomic_set(dest, value, pe);                                 \
+    out[6] = shmem_atomic_swap(dest, value, pe);                       \
+    shmem_atomic_swap_nbi(out + 7, dest, value, pe);                   \
+  }
+GPUSHMEM_AMOX_TYPES(KERNEL_AMOX)
+
+#define KERNEL_AMO(T, N)                                                      \
+  __global__ void compile_amo_##N(T *dest, T cond, T value, int pe, T *out) { \
+    out[0] = shmem_##N##_atomic_compare_swap(dest, cond, value, pe);          \
+    shmem_##N##_atomic_compare_swap_nbi(out + 1, dest, cond, value, pe);      \
+    out[2] = shmem_##N##_atomic_fetch_inc(dest, pe);                          \
+    shmem_##N##_atomic_fetch_inc_nbi(out + 3, dest, pe);                      \
+    shmem_##N##_atomic_inc(dest, pe);                                         \
+    out[4] = shmem_##N##_atomic_fetch_add(dest, value, pe);                   \
+    shmem_##N##_atomic_fetch_add_nbi(out + 5, dest, value, pe);               \
+    shmem_##N##_atomic_add(dest, value, pe);                                  \
+    out[6] = shmem_atomic_compare_swap(dest, cond, value, pe);                \
+    shmem_atomic_compare_swap_nbi(out + 7, dest, cond, value, pe);            \
+    out[8] = shmem_atomic_fetch_inc(dest, pe);                                \
+    shmem_atomic_fetch_inc_nbi(out + 9, dest, pe);                            \
+    shmem_atomic_inc(dest, pe);                                               \
+    out[10] = shmem_atomic_fetch_add(dest, value, pe);                        \
+    shmem_atomic_fetch_add_nbi(out + 11, dest, value, pe);                    \
+    shmem_atomic_add(dest, value, pe);                                        \
+  }
+GPUSHMEM_AMO_TYPES(KERNEL_AMO)
+
+#define KERNEL_AMOB(T, N)                                              \
+  __global__ void compile_amob_##N(T *dest, T value, int pe, T *out) { \
+    out[0] = shmem_##N##_atomic_fetch_and(dest, value, pe);            \
+    shmem_##N##_atomic_fetch_and_nbi(out + 1, dest, value, pe);        \
+    shmem_##N##_atomic_and(dest, value, pe);                           \
+    out[2] = shmem_##N##_atomic_fetch_or(dest, value, pe);             \
+    shmem_##N##_atomic_fetch_or_nbi(out + 3, dest, value, pe);         \
+    shmem_##N##_atomic_or(dest, value, pe);                            \
+    out[4] = shmem_##N##_atomic_fetch_xor(dest, value, pe);            \
+    shmem_##N##_atomic_fetch_xor_nbi(out + 5, dest, value, pe);        \
+    shmem_##N##_atomic_xor(dest, value, pe);                           \
+    out[6] = shmem_atomic_fetch_and(dest, value, pe);                  \
+    shmem_atomic_fetch_and_nbi(out + 7, dest, value, pe);              \
+    shmem_atomic_and(dest, value, pe);                                 \
+    out[8] = shmem_atomic_fetch_or(dest, value, pe);                   \
+    shmem_atomic_fetch_or_nbi(out + 9, dest, value, pe);               \
+    shmem_atomic_or(dest, value, pe);                                  \
+    out[10] = shmem_atomic_fetch_xor(dest, value, pe);                 \
+    shmem_atomic_fetch_xor_nbi(out + 11, dest, value, pe);             \
+    shmem_atomic_xor(dest, value, pe);                                 \
+  }
+GPUSHMEM_AMOB_TYPES(KERNEL_AMOB)

@@ -1,0 +1,65 @@
+/*
+ * From a symmetric address and a PE to the address this thread loads and stores: the peer's heap is
+ * mapped here at peer_base[pe] (P2P over NVLink or PCIe, or this PE's own heap), at the same offset as
+ * in this PE's heap. Other transports (proxy, IBGDA) will dispatch here on peer_transport[pe], P2P first.
+ */
+#ifndef GPUSHMEM_DEVICE_ADDRESS_CUH
+#define GPUSHMEM_DEVICE_ADDRESS_CUH
+
+#include <stddef.h>
+
+#include "gpushmem/device/checks.cuh"
+#include "gpushmem/device/internal_area.cuh"
+#include "gpushmem/device/state.cuh"
+
+namespace gpushmem {
+namespace device {
+namespace {
+
+/* Where `bytes` bytes at symmetric `sym` on PE `pe` are reached from here. `arg` names the argument in
+   error reports. The two unconditional tests read uniform constant memory and cost next to nothing;
+   they turn a use before init and an unmapped peer into a message instead of a fault. */
+template <class T>
+__device__ __forceinline__ T *remote(const char *call, const char *arg, T *sym, size_t bytes, int pe) {
+  if (error_checks()) {
+    check_pe(call, pe, sym);
+    check_symmetric(call, arg, sym, bytes, pe);
+  }
+  char *const *peer_base = state().peer_base;
+  if (peer_base == nullptr) fail_not_initialized(call);
+  char *base = peer_base[pe];
+  if (base == nullptr) fail_unreachable(call, pe, sym);
+  const ptrdiff_t offset = reinterpret_cast<const char *>(sym) - state().heap_base;
+  return reinterpret_cast<T *>(base + offset);
+}
+
+/* A symmetric word this PE waits on or reads itself (ivars, signal words). */
+template <class T>
+__device__ __forceinline__ T *local(const char *call, const char *arg, T *sym, size_t bytes) {
+  if (error_checks()) check_symmetric(call, arg, sym, bytes, state().my_pe);
+  return sym;
+}
+
+/* The runtime's words at the start of PE `pe`'s heap, as reached from here (NULL when not mapped). */
+__device__ __forceinline__ internal_area *internal_area_of(int pe) {
+  return reinterpret_cast<internal_area *>(state().peer_base[pe]);
+}
+__device__ __forceinline__ internal_area *my_internal_area() {
+  return reinterpret_cast<internal_area *>(state().heap_base);
+}
+
+/* shmem_ptr: never an error, NULL when there is no load/store path (as on the host). */
+__device__ __forceinline__ void *pointer_to(const void *sym, int pe) {
+  const gpushmem_device_state_t &s = state();
+  if (s.peer_base == nullptr || pe < 0 || pe >= s.n_pes) return nullptr;
+  const char *p = static_cast<const char *>(sym);
+  if (p < s.heap_base + GPUSHMEM_DEVICE_INTERNAL_BYTES || p >= s.heap_base + s.heap_size) return nullptr;
+  char *base = s.peer_base[pe];
+  return base == nullptr ? nullptr : base + (p - s.heap_base);
+}
+
+}  // namespace
+}  // namespace device
+}  // namespace gpushmem
+
+#endif /* GPUSHMEM_DEVICE_ADDRESS_CUH */

@@ -1,0 +1,107 @@
+/*
+ * Part of gpushmem/device/shmem_api.cuh: signals and point-to-point synchronisation, device only for now.
+ *   shmem_putmem_signal, shmem_TYPE_put_signal, shmem_putSIZE_signal (+ _nbi): when the signal update
+ *   (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD on the 64-bit symmetric *sig_addr of PE pe) is visible, the
+ *   call's payload is too. Earlier puts are not covered without a shmem_fence.
+ *   shmem_signal_fetch: this PE's signal word (an acquire load).
+ *   shmem_signal_wait_until: waits until this PE's signal word satisfies cmp, returns that value.
+ *   shmem_TYPE_wait_until / test and the _all / _any / _some (+ _vector) forms over T-AMO: see wait.cuh
+ *   for return values (empty sets included) and fairness.
+ */
+#ifndef GPUSHMEM_DEVICE_API_SIGNAL_WAIT_CUH
+#define GPUSHMEM_DEVICE_API_SIGNAL_WAIT_CUH
+
+#ifndef GPUSHMEM_DEVICE_SHMEM_API_CUH
+#error "part of gpushmem/device/shmem_api.cuh: include <shmem.h> instead"
+#endif
+
+/* ---- put with signal ------------------------------------------------------------------------------ */
+#define GPUSHMEMI_MEM_SIGNAL(SUFFIX)                                                                                   \
+  static inline __device__ void shmem_putmem_signal##SUFFIX(void *dest, const void *source, size_t nelems,             \
+                                                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { \
+    GPUSHMEMI_DEV::putmem_signal<GPUSHMEMI_THREAD>("shmem_putmem_signal" #SUFFIX, dest, source, nelems, sig_addr,      \
+                                                   signal, sig_op, pe);                                                \
+  }
+GPUSHMEMI_MEM_SIGNAL()
+GPUSHMEMI_MEM_SIGNAL(_nbi)
+#undef GPUSHMEMI_MEM_SIGNAL
+
+#define GPUSHMEMI_TYPED_SIGNAL_ONE(T, N, SUFFIX)                                                                   \
+  static inline __device__ void shmem_##N##_put_signal##SUFFIX(                                                    \
+      T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {          \
+    GPUSHMEMI_DEV::put_signal<GPUSHMEMI_THREAD>("shmem_" #N "_put_signal" #SUFFIX, dest, source, nelems, sig_addr, \
+                                                signal, sig_op, pe);                                               \
+  }
+#define GPUSHMEMI_TYPED_SIGNAL(T, N) GPUSHMEMI_TYPED_SIGNAL_ONE(T, N, ) GPUSHMEMI_TYPED_SIGNAL_ONE(T, N, _nbi)
+GPUSHMEM_DEVICE_RMA_TYPES(GPUSHMEMI_TYPED_SIGNAL)
+#undef GPUSHMEMI_TYPED_SIGNAL
+#undef GPUSHMEMI_TYPED_SIGNAL_ONE
+
+#define GPUSHMEMI_SIZED_SIGNAL_ONE(S, SUFFIX)                                                                          \
+  static inline __device__ void shmem_put##S##_signal##SUFFIX(                                                         \
+      void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {        \
+    GPUSHMEMI_DEV::putmem_signal<GPUSHMEMI_THREAD>("shmem_put" #S "_signal" #SUFFIX, dest, source, nelems * ((S) / 8), \
+                                                   sig_addr, signal, sig_op, pe);                                      \
+  }
+#define GPUSHMEMI_SIZED_SIGNAL(S) GPUSHMEMI_SIZED_SIGNAL_ONE(S, ) GPUSHMEMI_SIZED_SIGNAL_ONE(S, _nbi)
+GPUSHMEM_RMA_SIZES(GPUSHMEMI_SIZED_SIGNAL)
+#undef GPUSHMEMI_SIZED_SIGNAL
+#undef GPUSHMEMI_SIZED_SIGNAL_ONE
+
+/* ---- signal words --------------------------------------------------------------------------------- */
+static inline __device__ uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
+  return GPUSHMEMI_DEV::signal_fetch("shmem_signal_fetch", sig_addr);
+}
+static inline __device__ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
+  return GPUSHMEMI_DEV::signal_wait_until("shmem_signal_wait_until", sig_addr, cmp, cmp_value);
+}
+
+/* ---- wait_until and test -------------------------------------------------------------------------- */
+/* KIND is same_target (one cmp_value) or each_target (_vector: cmp_values[i]); ARG declares that
+   parameter and VALUE names it. */
+#define GPUSHMEMI_WAIT_SET(T, N, SUFFIX, ARG, VALUE, KIND)                                                             \
+  static inline __device__ void shmem_##N##_wait_until_all##SUFFIX(T *ivars, size_t nelems, const int *status,         \
+                                                                   int cmp, ARG) {                                     \
+    GPUSHMEMI_DEV::wait_until_all("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp,                   \
+                                  GPUSHMEMI_DEV::KIND<T>{VALUE});                                                      \
+  }                                                                                                                    \
+  static inline __device__ size_t shmem_##N##_wait_until_any##SUFFIX(T *ivars, size_t nelems, const int *status,       \
+                                                                     int cmp, ARG) {                                   \
+    return GPUSHMEMI_DEV::wait_until_any("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp,            \
+                                         GPUSHMEMI_DEV::KIND<T>{VALUE});                                               \
+  }                                                                                                                    \
+  static inline __device__ size_t shmem_##N##_wait_until_some##SUFFIX(T *ivars, size_t nelems, size_t *indices,        \
+                                                                      const int *status, int cmp, ARG) {               \
+    return GPUSHMEMI_DEV::wait_until_some("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, indices, status, cmp, \
+                                          GPUSHMEMI_DEV::KIND<T>{VALUE});                                              \
+  }                                                                                                                    \
+  static inline __device__ int shmem_##N##_test_all##SUFFIX(T *ivars, size_t nelems, const int *status, int cmp,       \
+                                                            ARG) {                                                     \
+    return GPUSHMEMI_DEV::test_all("shmem_" #N "_test_all" #SUFFIX, ivars, nelems, status, cmp,                        \
+                                   GPUSHMEMI_DEV::KIND<T>{VALUE});                                                     \
+  }                                                                                                                    \
+  static inline __device__ size_t shmem_##N##_test_any##SUFFIX(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                                               ARG) {                                                  \
+    return GPUSHMEMI_DEV::test_any("shmem_" #N "_test_any" #SUFFIX, ivars, nelems, status, cmp,                        \
+                                   GPUSHMEMI_DEV::KIND<T>{VALUE});                                                     \
+  }                                                                                                                    \
+  static inline __device__ size_t shmem_##N##_test_some##SUFFIX(T *ivars, size_t nelems, size_t *indices,              \
+                                                                const int *status, int cmp, ARG) {                     \
+    return GPUSHMEMI_DEV::test_some("shmem_" #N "_test_some" #SUFFIX, ivars, nelems, indices, status, cmp,             \
+                                    GPUSHMEMI_DEV::KIND<T>{VALUE});                                                    \
+  }
+
+#define GPUSHMEMI_WAIT(T, N)                                                            \
+  static inline __device__ void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) { \
+    (void)GPUSHMEMI_DEV::wait_until("shmem_" #N "_wait_until", ivar, cmp, cmp_value);   \
+  }                                                                                     \
+  static inline __device__ int shmem_##N##_test(T *ivar, int cmp, T cmp_value) {        \
+    return GPUSHMEMI_DEV::test("shmem_" #N "_test", ivar, cmp, cmp_value);              \
+  }                                                                                     \
+  GPUSHMEMI_WAIT_SET(T, N, , T cmp_value, cmp_value, same_target)                       \
+  GPUSHMEMI_WAIT_SET(T, N, _vector, const T *cmp_values, cmp_values, each_target)
+GPUSHMEM_AMO_TYPES(GPUSHMEMI_WAIT)
+#undef GPUSHMEMI_WAIT
+#undef GPUSHMEMI_WAIT_SET
+
+#endif /* GPUSHMEM_DEVICE_API_SIGNAL_WAIT_CUH */

@@ -1,0 +1,99 @@
+/*
+ * Data movement for put and get: every lane of the scope copies a share, consecutive lanes touch
+ * consecutive words (coalesced), with the widest access both pointers allow. When source and destination
+ * are congruent modulo 16 the copy peels the unaligned head and moves the body in 16-byte vectors; else
+ * 8-, 4- or 1-byte words. Four loads are in flight per lane before their stores, which is what hides the
+ * NVLink latency of a get (remote loads) and keeps enough stores queued for a put.
+ *
+ * The source is deliberately not __restrict__: a const __restrict__ pointer lets the compiler use the
+ * non-coherent read-only path, which could serve a get stale data that a peer wrote during the kernel.
+ */
+#ifndef GPUSHMEM_DEVICE_COPY_CUH
+#define GPUSHMEM_DEVICE_COPY_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace gpushmem {
+namespace device {
+
+/* Copies `bytes` bytes; dst and src are congruent modulo sizeof(V). */
+template <class V, class Scope>
+__device__ __forceinline__ void copy_words(char *dst, const char *src, size_t bytes) {
+  const size_t lane = Scope::rank(), lanes = Scope::size();
+  size_t head = (sizeof(V) - reinterpret_cast<uintptr_t>(dst) % sizeof(V)) % sizeof(V);
+  if (head > bytes) head = bytes;
+  for (size_t i = lane; i < head; i += lanes) dst[i] = src[i];
+
+  V *d = reinterpret_cast<V *>(dst + head);
+  const V *s = reinterpret_cast<const V *>(src + head);
+  const size_t words = (bytes - head) / sizeof(V);
+  size_t i = lane;
+  for (; i + 3 * lanes < words; i += 4 * lanes) {
+    const V a = s[i], b = s[i + lanes], c = s[i + 2 * lanes], e = s[i + 3 * lanes];
+    d[i] = a;
+    d[i + lanes] = b;
+    d[i + 2 * lanes] = c;
+    d[i + 3 * lanes] = e;
+  }
+  for (; i < words; i += lanes) d[i] = s[i];
+
+  for (size_t j = head + words * sizeof(V) + lane; j < bytes; j += lanes) dst[j] = src[j];
+}
+
+/* Out of line: one copy routine per scope serves every call site (a call costs nothing next to the
+   transfer, and inlining four unrolled loops at each site bloats kernels and their compile time). */
+template <class Scope>
+__device__ __noinline__ void copy_bytes(void *dst, const void *src, size_t bytes) {
+  char *d = static_cast<char *>(dst);
+  const char *s = static_cast<const char *>(src);
+  const uintptr_t skew = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
+  if ((skew & 15u) == 0)
+    copy_words<uint4, Scope>(d, s, bytes);
+  else if ((skew & 7u) == 0)
+    copy_words<uint2, Scope>(d, s, bytes);
+  else if ((skew & 3u) == 0)
+    copy_words<unsigned int, Scope>(d, s, bytes);
+  else
+    copy_words<unsigned char, Scope>(d, s, bytes);
+}
+
+/* dst[i * dst_stride] = src[i * src_stride] for i < nelems (iput / iget); strides count elements. */
+template <class Scope, class E>
+__device__ __forceinline__ void copy_strided(E *dst, ptrdiff_t dst_stride, const E *src, ptrdiff_t src_stride,
+                                             size_t nelems) {
+  for (size_t i = Scope::rank(); i < nelems; i += Scope::size())
+    dst[static_cast<ptrdiff_t>(i) * dst_stride] = src[static_cast<ptrdiff_t>(i) * src_stride];
+}
+
+/* The element of the putSIZE / iputSIZE forms. 128 bits: two 64-bit words, so 8-byte alignment is enough. */
+template <int Bits>
+struct sized_element;
+template <>
+struct sized_element<8> {
+  using type = uint8_t;
+};
+template <>
+struct sized_element<16> {
+  using type = uint16_t;
+};
+template <>
+struct sized_element<32> {
+  using type = uint32_t;
+};
+template <>
+struct sized_element<64> {
+  using type = uint64_t;
+};
+struct bits128 {
+  uint64_t word[2];
+};
+template <>
+struct sized_element<128> {
+  using type = bits128;
+};
+
+}  // namespace device
+}  // namespace gpushmem
+
+#endif /* GPUSHMEM_DEVICE_COPY_CUH */

@@ -1,0 +1,108 @@
+/*
+ * RMA over P2P: p/g, put/get (blocking and nbi: over load/store both complete before returning), and the
+ * strided iput/iget. Each is written once, on the element type and the scope; <shmem.h> and <shmemx.h>
+ * stamp the typed names from the type table. `call` is the public name, for error reports.
+ *
+ * Cooperative forms synchronise their group on entry (so lanes may have just written the source) and on
+ * exit (so every lane may reuse the source, or read the destination, once the call returns).
+ */
+#ifndef GPUSHMEM_DEVICE_RMA_CUH
+#define GPUSHMEM_DEVICE_RMA_CUH
+
+#include <stddef.h>
+
+#include "gpushmem/device/address.cuh"
+#include "gpushmem/device/copy.cuh"
+#include "gpushmem/device/scope.cuh"
+
+namespace gpushmem {
+namespace device {
+namespace {
+
+/* One element: a volatile access, so a p or g in a loop is really issued each time. */
+template <class T>
+__device__ __forceinline__ void p(const char *call, T *dest, T value, int pe) {
+  *static_cast<volatile T *>(remote(call, "dest", dest, sizeof(T), pe)) = value;
+}
+
+template <class T>
+__device__ __forceinline__ T g(const char *call, const T *source, int pe) {
+  return *static_cast<const volatile T *>(remote(call, "source", source, sizeof(T), pe));
+}
+
+template <class Scope>
+__device__ __forceinline__ void putmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+  Scope::sync();
+  copy_bytes<Scope>(remote(call, "dest", static_cast<char *>(dest), bytes, pe), source, bytes);
+  Scope::sync();
+}
+
+template <class Scope>
+__device__ __forceinline__ void getmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+  Scope::sync();
+  copy_bytes<Scope>(dest, remote(call, "source", static_cast<const char *>(source), bytes, pe), bytes);
+  Scope::sync();
+}
+
+template <class Scope, class T>
+__device__ __forceinline__ void put(const char *call, T *dest, const T *source, size_t nelems, int pe) {
+  putmem<Scope>(call, dest, source, nelems * sizeof(T), pe);
+}
+
+template <class Scope, class T>
+__device__ __forceinline__ void get(const char *call, T *dest, const T *source, size_t nelems, int pe) {
+  getmem<Scope>(call, dest, source, nelems * sizeof(T), pe);
+}
+
+/* Bytes spanned by nelems elements `stride` apart (the range an iput writes or an iget reads). */
+template <class E>
+__device__ __forceinline__ size_t strided_extent(ptrdiff_t stride, size_t nelems) {
+  return nelems == 0 ? 0 : ((nelems - 1) * static_cast<size_t>(stride) + 1) * sizeof(E);
+}
+
+template <class Scope, class E>
+__device__ __forceinline__ void iput(const char *call, E *dest, const E *source, ptrdiff_t dst, ptrdiff_t sst,
+                                     size_t nelems, int pe) {
+  if (error_checks()) {
+    check_stride(call, "dst", dst);
+    check_stride(call, "sst", sst);
+  }
+  Scope::sync();
+  E *r = remote(call, "dest", dest, strided_extent<E>(dst, nelems), pe);
+  copy_strided<Scope>(r, dst, source, sst, nelems);
+  Scope::sync();
+}
+
+template <class Scope, class E>
+__device__ __forceinline__ void iget(const char *call, E *dest, const E *source, ptrdiff_t dst, ptrdiff_t sst,
+                                     size_t nelems, int pe) {
+  if (error_checks()) {
+    check_stride(call, "dst", dst);
+    check_stride(call, "sst", sst);
+  }
+  Scope::sync();
+  const E *r = remote(call, "source", source, strided_extent<E>(sst, nelems), pe);
+  copy_strided<Scope>(dest, dst, r, sst, nelems);
+  Scope::sync();
+}
+
+/* iputSIZE / igetSIZE: untyped elements of Bits bits. */
+template <class Scope, int Bits>
+__device__ __forceinline__ void iput_sized(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                                           ptrdiff_t sst, size_t nelems, int pe) {
+  using E = typename sized_element<Bits>::type;
+  iput<Scope>(call, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe);
+}
+
+template <class Scope, int Bits>
+__device__ __forceinline__ void iget_sized(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                                           ptrdiff_t sst, size_t nelems, int pe) {
+  using E = typename sized_element<Bits>::type;
+  iget<Scope>(call, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe);
+}
+
+}  // namespace
+}  // namespace device
+}  // namespace gpushmem
+
+#endif /* GPUSHMEM_DEVICE_RMA_CUH */

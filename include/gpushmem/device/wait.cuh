@@ -1,0 +1,203 @@
+/*
+ * Point-to-point synchronisation on this PE's own symmetric words (OpenSHMEM 1.5 section 9.10 and the
+ * notes' 4.5): wait_until / test and their _all, _any, _some and _vector forms. Words are read with
+ * relaxed system-scope loads, atomic with respect to the AMOs and signals that update them; a satisfied
+ * wait or test ends with an acquire, so data delivered before the update is visible afterwards.
+ *
+ * Return values, including the empty set (nelems == 0 or every element excluded by status):
+ *   wait_until_all: returns; wait_until_any: SIZE_MAX; wait_until_some: 0;
+ *   test_all: 1 (1.5 erratum); test_any: SIZE_MAX; test_some: 0.
+ * The _any forms start their scan at a different element on every call, so an element that stays
+ * satisfied is eventually reported even when a lower index is satisfied too.
+ */
+#ifndef GPUSHMEM_DEVICE_WAIT_CUH
+#define GPUSHMEM_DEVICE_WAIT_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpushmem/device/address.cuh"
+#include "gpushmem/device/ordering.cuh"
+
+/* Where the next _any scan starts (modulo nelems); one per file, advanced once per call. */
+static __device__ unsigned int gpushmemi_any_scan_start;
+
+namespace gpushmem {
+namespace device {
+namespace {
+
+template <class T>
+__device__ __forceinline__ bool compare(T value, int cmp, T target) {
+  switch (cmp) {
+    case SHMEM_CMP_EQ:
+      return value == target;
+    case SHMEM_CMP_NE:
+      return value != target;
+    case SHMEM_CMP_GT:
+      return value > target;
+    case SHMEM_CMP_LE:
+      return value <= target;
+    case SHMEM_CMP_LT:
+      return value < target;
+    case SHMEM_CMP_GE:
+      return value >= target;
+    default:
+      return false;
+  }
+}
+
+/* The comparison value of element i: one for all, or one per element (_vector forms). */
+template <class T>
+struct same_target {
+  T value;
+  __device__ T operator[](size_t) const { return value; }
+};
+template <class T>
+struct each_target {
+  const T *values;
+  __device__ T operator[](size_t i) const { return values[i]; }
+};
+
+__device__ __forceinline__ bool included(const int *status, size_t i) {
+  return status == nullptr || status[i] == 0;
+}
+
+template <class T>
+__device__ __forceinline__ void check_wait_args(const char *call, const T *ivars, size_t nelems, int cmp) {
+  if (error_checks()) {
+    check_cmp(call, cmp);
+    if (nelems != 0) local(call, "ivars", ivars, nelems * sizeof(T));
+  }
+}
+
+/* Spins until *ivar satisfies cmp, then acquires; returns the value that satisfied it. */
+template <class T>
+__device__ __forceinline__ T wait_until(const char *call, T *ivar, int cmp, T target) {
+  check_wait_args(call, ivar, 1, cmp);
+  T seen;
+  while (!compare(seen = poll_load(ivar), cmp, target)) {
+  }
+  acquire_after_wait();
+  return seen;
+}
+
+template <class T>
+__device__ __forceinline__ int test(const char *call, T *ivar, int cmp, T target) {
+  check_wait_args(call, ivar, 1, cmp);
+  if (!compare(poll_load(ivar), cmp, target)) return 0;
+  acquire_after_wait();
+  return 1;
+}
+
+template <class T, class Targets>
+__device__ __forceinline__ void wait_until_all(const char *call, T *ivars, size_t nelems, const int *status, int cmp,
+                                               Targets targets) {
+  check_wait_args(call, ivars, nelems, cmp);
+  for (size_t i = 0; i < nelems; ++i) {
+    if (!included(status, i)) continue;
+    while (!compare(poll_load(ivars + i), cmp, targets[i])) {
+    }
+  }
+  acquire_after_wait();
+}
+
+template <class T, class Targets>
+__device__ __forceinline__ int test_all(const char *call, T *ivars, size_t nelems, const int *status, int cmp,
+                                        Targets targets) {
+  check_wait_args(call, ivars, nelems, cmp);
+  for (size_t i = 0; i < nelems; ++i)
+    if (included(status, i) && !compare(poll_load(ivars + i), cmp, targets[i])) return 0;
+  acquire_after_wait();
+  return 1;
+}
+
+__device__ __forceinline__ size_t any_scan_start(size_t nelems) {
+  return nelems < 2 ? 0 : atomicAdd(&gpushmemi_any_scan_start, 1u) % nelems;
+}
+
+/* One pass from `start`: the first satisfied included element, SIZE_MAX if none. Sets *empty when no
+   element is included at all. */
+template <class T, class Targets>
+__device__ __forceinline__ size_t scan_any(T *ivars, size_t nelems, const int *status, int cmp, Targets targets,
+                                           size_t start, bool *empty) {
+  bool any_included = false;
+  for (size_t k = 0, i = start; k < nelems; ++k, i = (i + 1 == nelems ? 0 : i + 1)) {
+    if (!included(status, i)) continue;
+    any_included = true;
+    if (compare(poll_load(ivars + i), cmp, targets[i])) return i;
+  }
+  *empty = !any_included;
+  return SIZE_MAX;
+}
+
+template <class T, class Targets>
+__device__ __forceinline__ size_t test_any(const char *call, T *ivars, size_t nelems, const int *status, int cmp,
+                                           Targets targets) {
+  check_wait_args(call, ivars, nelems, cmp);
+  bool empty = false;
+  const size_t found = scan_any(ivars, nelems, status, cmp, targets, any_scan_start(nelems), &empty);
+  if (found != SIZE_MAX) acquire_after_wait();
+  return found;
+}
+
+template <class T, class Targets>
+__device__ __forceinline__ size_t wait_until_any(const char *call, T *ivars, size_t nelems, const int *status, int cmp,
+                                                 Targets targets) {
+  check_wait_args(call, ivars, nelems, cmp);
+  const size_t start = any_scan_start(nelems);
+  for (;;) {
+    bool empty = false;
+    const size_t found = scan_any(ivars, nelems, status, cmp, targets, start, &empty);
+    if (empty) return SIZE_MAX;
+    if (found != SIZE_MAX) {
+      acquire_after_wait();
+      return found;
+    }
+  }
+}
+
+/* One pass over every included element: stores the satisfied ones' indices, returns how many. */
+template <class T, class Targets>
+__device__ __forceinline__ size_t scan_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                                            Targets targets, bool *empty) {
+  bool any_included = false;
+  size_t count = 0;
+  for (size_t i = 0; i < nelems; ++i) {
+    if (!included(status, i)) continue;
+    any_included = true;
+    if (compare(poll_load(ivars + i), cmp, targets[i])) indices[count++] = i;
+  }
+  *empty = !any_included;
+  return count;
+}
+
+template <class T, class Targets>
+__device__ __forceinline__ size_t test_some(const char *call, T *ivars, size_t nelems, size_t *indices,
+                                            const int *status, int cmp, Targets targets) {
+  check_wait_args(call, ivars, nelems, cmp);
+  bool empty = false;
+  const size_t count = scan_some(ivars, nelems, indices, status, cmp, targets, &empty);
+  if (count != 0) acquire_after_wait();
+  return count;
+}
+
+template <class T, class Targets>
+__device__ __forceinline__ size_t wait_until_some(const char *call, T *ivars, size_t nelems, size_t *indices,
+                                                  const int *status, int cmp, Targets targets) {
+  check_wait_args(call, ivars, nelems, cmp);
+  for (;;) {
+    bool empty = false;
+    const size_t count = scan_some(ivars, nelems, indices, status, cmp, targets, &empty);
+    if (empty) return 0;
+    if (count != 0) {
+      acquire_after_wait();
+      return count;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace device
+}  // namespace gpushmem
+
+#endif /* GPUSHMEM_DEVICE_WAIT_CUH */
