@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "boot/loader.hpp"
+#include "gpu/gpu.hpp"
 #include "heap/allocator.hpp"
 #include "heap/host_heap.hpp"
 #include "node/peer_channel.hpp"
@@ -27,8 +28,11 @@ struct Runtime {
   heap::HostHeap heap;        // this PE's heap and the mappings of every local peer's heap
   heap::Allocator allocator;  // offsets within the user part of the heap (identical on every PE)
 
-  // peer_base[pe]: address of PE pe's heap in this process (nullptr: not load/store reachable).
+  // peer_base[pe]: address of PE pe's host heap in this process (nullptr: not load/store reachable). The
+  // host barrier uses these words in GPU mode too.
   std::vector<char *> peer_base;
+  // The GPU symmetric heap (gpu.base == nullptr: host mode, shmem_malloc allocates from the host heap).
+  gpu::HeapView gpu;
   bool all_pes_mapped = false;
   bool oversubscribed = false;  // more PEs on this node than cores this process may run on
   bool error_checks = true;     // compiled in and GPUSHMEM_ERROR_CHECKS

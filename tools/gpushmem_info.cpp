@@ -1,6 +1,6 @@
-// gpushmem-info: what this gpushmem was built with, which bootstrap plugins it finds, and every
-// environment variable it reads with its value, default and help. `--markdown` prints the variable table
-// that docs/env.md is generated from (target gpushmem-env-doc).
+// gpushmem-info: what this gpushmem was built with, which bootstrap plugins it finds, the GPUs it sees and
+// how PEs on them reach each other, and every environment variable it reads with its value, default and help.
+// `--markdown` prints the variable table that docs/env.md is generated from (target gpushmem-env-doc).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "boot/loader.hpp"
 #include "env/env.hpp"
+#include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
 
 namespace {
@@ -69,6 +70,52 @@ void print_bootstrap() {
   std::printf("  %-24s %s (%s)\n", "shmem_init would use", choice.name.c_str(), choice.why.c_str());
 }
 
+// The transport a PE on GPU i uses to reach a PE on GPU j, as shmem_init would choose it.
+const char *transport_cell(gpushmem::gpu::Link link) {
+  return link == gpushmem::gpu::Link::unreachable ? "none yet" : gpushmem::gpu::link_name(link);
+}
+
+void print_gpus() {
+  namespace gpu = gpushmem::gpu;
+  gpu::NodeReport report = gpu::probe();
+  std::printf("\nGPUs\n");
+  if (!report.built_with_cuda) {
+    std::printf("  %-24s %s\n", "GPUs", report.why_not.c_str());
+    return;
+  }
+  std::printf("  %-24s %s\n", "CUDA runtime (built in)", report.runtime_version.c_str());
+  std::printf("  %-24s %s\n", "CUDA driver", report.driver_version.c_str());
+  if (!report.available) {
+    std::printf("  %-24s none: %s\n", "GPUs", report.why_not.c_str());
+    std::printf("  %-24s host heap\n", "shmem_malloc would use");
+    return;
+  }
+  bool all_shareable = true;
+  for (const gpu::DeviceInfo &d : report.devices) {
+    char label[32];
+    std::snprintf(label, sizeof label, "GPU %d", d.ordinal);
+    std::printf("  %-24s %s, %s, %.1f GiB, sm_%d%d, VMM %s, POSIX fd export %s\n", label, d.name.c_str(),
+                d.pci_bus_id.c_str(), static_cast<double>(d.memory_bytes) / (1024.0 * 1024.0 * 1024.0), d.cc_major,
+                d.cc_minor, d.vmm ? "yes" : "no", d.posix_fd ? "yes" : "no");
+    all_shareable &= d.vmm && d.posix_fd;
+  }
+  const char *heap = gpushmem::env::get().GPUSHMEM_DISABLE_CUDA ? "host heap (GPUSHMEM_DISABLE_CUDA is set)"
+                     : all_shareable                            ? "GPU heap (device memory, CUDA VMM)"
+                                                                : "host heap (a GPU cannot share VMM memory)";
+  std::printf("  %-24s %s\n", "shmem_malloc would use", heap);
+  std::printf("\n  Transport a PE on GPU <row> uses to reach a PE on GPU <column>:\n  %-8s", "");
+  for (const gpu::DeviceInfo &d : report.devices) std::printf(" GPU %-10d", d.ordinal);
+  std::printf("\n");
+  for (size_t i = 0; i < report.devices.size(); ++i) {
+    std::printf("  GPU %-4d", report.devices[i].ordinal);
+    for (size_t j = 0; j < report.devices.size(); ++j) std::printf(" %-14s", transport_cell(report.link[i][j]));
+    std::printf("\n");
+  }
+  std::printf(
+      "  (p2p-nvlink: peer access with native atomics; p2p-pcie: peer access without them; none yet: no\n"
+      "   transport reaches that pair until a network/proxy transport exists)\n");
+}
+
 void print_env() {
   std::printf("\nEnvironment variables (* = value differs from the default)\n");
   for (const Var &v : gpushmem::env::table()) {
@@ -126,7 +173,7 @@ void print_markdown() {
 void usage(FILE *to) {
   std::fprintf(to,
                "usage: gpushmem-info [--env | --markdown | --help]\n"
-               "  (no option)  version, build options, bootstrap plugins and environment variables\n"
+               "  (no option)  version, build options, bootstrap plugins, GPUs and environment variables\n"
                "  --env        only the environment variables, with value, default, type and help\n"
                "  --markdown   the environment variables as the Markdown table of docs/env.md\n"
                "  --help       this text\n");
@@ -163,6 +210,7 @@ int main(int argc, char **argv) {
   if (!env_only) {
     print_build();
     print_bootstrap();
+    print_gpus();
   }
   print_env();
   if (malformed) {

@@ -22,24 +22,46 @@ inline void require_running(const char *call) {
     fail_not_initialized(call);
 }
 
-// The address at which `bytes` bytes at symmetric `sym` live on PE `pe`, for load/store. Checks (when
-// enabled) that pe is in range and reachable and that the whole range lies in the symmetric heap; a
-// failed check names `call`, the argument and the PE, and ends the job.
-inline char *remote_addr(const char *call, const char *arg, const void *sym, size_t bytes, int pe) {
+// Where `bytes` bytes at symmetric address `sym` live on PE `pe`, as seen from this process: `addr` is in
+// PE pe's host heap mapping (load/store) or, with `gpu` set, in its GPU heap mapping (device memory:
+// reach it with gpu::copy, never dereference it on the host).
+struct Remote {
+  char *addr;
+  bool gpu;
+};
+
+// Names why PE `pe`'s GPU heap is not mapped here and ends the job.
+[[noreturn]] void fail_gpu_unreachable(const char *call, int pe);
+// Checks a GPU-heap address (error checks on) and translates it. Out of line: the host-heap path stays small.
+Remote remote_gpu_addr(const char *call, const char *arg, const char *sym, size_t bytes, int pe);
+
+// The address at which `bytes` bytes at symmetric `sym` live on PE `pe`. Checks (when enabled) that pe is in
+// range and reachable and that the whole range lies in a symmetric heap (the host heap, or the GPU heap in
+// GPU mode); a failed check names `call`, the argument and the PE, and ends the job.
+inline Remote remote_addr(const char *call, const char *arg, const void *sym, size_t bytes, int pe) {
   Runtime &r = rt();
   const char *p = static_cast<const char *>(sym);
+  if (const char *gpu_base = r.gpu.base; gpu_base != nullptr && p >= gpu_base && p < gpu_base + r.gpu.limit)
+    return remote_gpu_addr(call, arg, p, bytes, pe);
   if constexpr (GPUSHMEM_BUILT_WITH_ERROR_CHECKS) {
     if (r.error_checks) [[likely]] {
       if (pe < 0 || pe >= r.n_pes) [[unlikely]]
         fail(call, "pe=%d is out of range: the job has %d PEs (0..%d)", pe, r.n_pes, r.n_pes - 1);
       const char *base = r.heap.base();
       if (p < base + heap::kInternalAreaBytes || p > base + r.heap.size() ||
-          bytes > static_cast<size_t>(base + r.heap.size() - p)) [[unlikely]]
+          bytes > static_cast<size_t>(base + r.heap.size() - p)) [[unlikely]] {
+        if (r.gpu.base != nullptr)
+          fail(call,
+               "%s=%p (%zu bytes) is not a symmetric address: it is not inside the GPU symmetric heap [%p, %p) "
+               "of PE %d; pass memory from shmem_malloc",
+               arg, sym, bytes, static_cast<const void *>(r.gpu.base + heap::kInternalAreaBytes),
+               static_cast<const void *>(r.gpu.base + r.gpu.mapped.load(std::memory_order_relaxed)), r.my_pe);
         fail(call,
              "%s=%p (%zu bytes) is not a symmetric address: it is not inside the symmetric heap [%p, %p) of "
              "PE %d; pass memory from shmem_malloc",
              arg, sym, bytes, static_cast<const void *>(base + heap::kInternalAreaBytes),
              static_cast<const void *>(base + r.heap.size()), r.my_pe);
+      }
       if (r.peer_base[pe] == nullptr) [[unlikely]]
         fail(call,
              "PE %d cannot be reached from PE %d: it runs on another node and no network transport is "
@@ -47,7 +69,7 @@ inline char *remote_addr(const char *call, const char *arg, const void *sym, siz
              pe, r.my_pe);
     }
   }
-  return r.peer_base[pe] + (p - r.heap.base());
+  return {r.peer_base[pe] + (p - r.heap.base()), false};
 }
 
 }  // namespace gpushmem::api

@@ -10,6 +10,7 @@
 #include "api/api_common.hpp"
 #include "boot/uniqueid.hpp"
 #include "env/env.hpp"
+#include "gpu/gpu.hpp"
 #include "shmemx.h"
 #include "sync/barrier.hpp"
 
@@ -164,7 +165,13 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
                       "%s: %d of %d PEs run on other nodes; they cannot be reached until a network "
                       "transport is added (shmem_pe_accessible reports 0 for them)",
                       call, r.n_pes - r.topology.local_size, r.n_pes);
-  r.allocator.reset(heap::kInternalAreaBytes, heap_bytes);
+  // GPU mode when every PE has a usable GPU: shmem_malloc then allocates from the GPU heap, which grows in
+  // chunks, so the allocator starts with what is mapped now.
+  if (gpu::init(call, heap_bytes) != Status::ok)
+    init_failed(call,
+                "cannot set up the GPU symmetric heap (the cause is above); GPUSHMEM_DISABLE_CUDA=1 runs without "
+                "the GPU");
+  r.allocator.reset(heap::kInternalAreaBytes, r.gpu.base != nullptr ? gpu::user_bytes_mapped() : heap_bytes);
   r.thread_level = requested;
   if (provided != nullptr) *provided = r.thread_level;
 
@@ -173,9 +180,10 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   r.phase.store(static_cast<int>(Phase::running), std::memory_order_release);
   if (b->barrier(b) != GPUSHMEM_BOOTSTRAP_OK) init_failed(call, "bootstrap barrier failed");
   if (r.my_pe == 0) print_banner();
-  GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: PE %d of %d, node-local %d of %d, heap %llu bytes at %p", call, r.my_pe,
-                    r.n_pes, r.topology.local_rank, r.topology.local_size, static_cast<unsigned long long>(heap_bytes),
-                    static_cast<void *>(r.heap.base()));
+  GPUSHMEM_LOG_INFO(
+      log::Subsys::init, "%s: PE %d of %d, node-local %d of %d, heap %llu bytes at %p (%s)", call, r.my_pe, r.n_pes,
+      r.topology.local_rank, r.topology.local_size, static_cast<unsigned long long>(heap_bytes),
+      static_cast<void *>(r.gpu.base != nullptr ? r.gpu.base : r.heap.base()), r.gpu.base != nullptr ? "GPU" : "host");
 }
 
 }  // namespace
@@ -210,12 +218,15 @@ GPUSHMEM_EXPORT void start_pes(int) {
 GPUSHMEM_EXPORT void shmem_finalize(void) {
   api::require_running("shmem_finalize");
   Runtime &r = rt();
+  gpu::drain("shmem_finalize");         // this PE's kernels and copies no longer touch any heap
   sync::barrier_all("shmem_finalize");  // completes this PE's RMA too: host puts complete at the barrier's fence
   r.channel.say_goodbye(true);
   r.phase.store(static_cast<int>(Phase::finalized), std::memory_order_release);
   gpushmem_bootstrap_t *b = &r.bootstrap.table;
   // Every PE has said goodbye before any closes its sockets, so none mistakes the close for a crash.
   int rc = b->barrier(b);
+  // Every PE has drained its GPU before that barrier: nobody uses a GPU heap any more.
+  gpu::finalize();
   r.channel.close();
   r.heap.destroy();
   r.peer_base.clear();

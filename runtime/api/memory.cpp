@@ -2,6 +2,8 @@
 #include <cstring>
 
 #include "api/api_common.hpp"
+#include "env/env.hpp"
+#include "gpu/gpu.hpp"
 #include "shmem.h"
 #include "sync/barrier.hpp"
 
@@ -37,35 +39,85 @@ void check_same_arguments(const char *call, Op op, uint64_t a, uint64_t b) {
   }
 }
 
+// The heap shmem_malloc allocates from: the GPU heap in GPU mode, else the host heap. The allocator's offsets
+// count from its base.
+char *user_base() {
+  Runtime &r = rt();
+  return r.gpu.base != nullptr ? r.gpu.base : r.heap.base();
+}
+
+bool in_user_heap(const void *ptr) {
+  Runtime &r = rt();
+  const char *p = static_cast<const char *>(ptr);
+  const uint64_t size = r.gpu.base != nullptr ? r.gpu.mapped.load(std::memory_order_relaxed) : r.heap.size();
+  return p >= user_base() && p < user_base() + size;
+}
+
 uint64_t offset_of(const void *ptr) {
-  return static_cast<uint64_t>(static_cast<const char *>(ptr) - rt().heap.base());
+  return static_cast<uint64_t>(static_cast<const char *>(ptr) - user_base());
+}
+
+enum class Shortage { none, heap_full, device_full };
+
+// Finds `size` bytes at `alignment` (0: default). In GPU mode a request that does not fit maps more of the
+// heap first: every PE makes the same request with the same allocator state, so every PE grows alike.
+Shortage allocate_offset(const char *call, uint64_t size, uint64_t alignment, uint64_t *offset) {
+  Runtime &r = rt();
+  while (!r.allocator.allocate(size, alignment, offset)) {
+    if (r.gpu.base == nullptr) return Shortage::heap_full;
+    uint64_t added = 0;
+    Status s = gpu::grow(call, r.allocator.shortfall(size, alignment), &added);
+    if (s == Status::out_of_memory) return Shortage::device_full;
+    if (s != Status::ok) api::fail(call, "cannot grow the GPU symmetric heap (see the error above)");
+    if (added == 0) return Shortage::heap_full;
+    r.allocator.grow(added);
+  }
+  return Shortage::none;
+}
+
+// Free space as the user sees it: in GPU mode the heap can still grow to SHMEM_SYMMETRIC_SIZE.
+uint64_t heap_capacity() {
+  Runtime &r = rt();
+  return r.gpu.base != nullptr ? env::get().SHMEM_SYMMETRIC_SIZE : r.allocator.capacity();
+}
+
+void log_shortage(const char *call, Shortage why, size_t size, size_t alignment, const char *consequence) {
+  Runtime &r = rt();
+  if (why == Shortage::device_full) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::heap,
+                       "%s: cannot allocate %zu bytes: the GPU symmetric heap could not grow because a GPU is out "
+                       "of memory (see above)%s; free device memory, lower GPUSHMEM_GPU_HEAP_CHUNK, or run fewer "
+                       "PEs per GPU",
+                       call, size, consequence);
+    return;
+  }
+  const uint64_t used = r.allocator.bytes_used();
+  GPUSHMEM_LOG_ERROR(log::Subsys::heap,
+                     "%s: cannot allocate %zu bytes%s: %llu of %llu heap bytes are free (largest free block %llu)%s; "
+                     "raise SHMEM_SYMMETRIC_SIZE",
+                     call, size, alignment != 0 ? " at that alignment" : "",
+                     static_cast<unsigned long long>(heap_capacity() - used),
+                     static_cast<unsigned long long>(heap_capacity()),
+                     static_cast<unsigned long long>(r.allocator.largest_free()), consequence);
 }
 
 void *allocate(const char *call, size_t size, size_t alignment) {
-  Runtime &r = rt();
   check_same_arguments(call, alignment == 0 ? Op::malloc : Op::align, size, alignment);
   uint64_t offset = 0;
   void *result = nullptr;
   // Identical allocator state on every PE: all succeed or all fail alike.
-  if (r.allocator.allocate(size, alignment, &offset)) {
-    result = r.heap.base() + offset;
-  } else {
-    GPUSHMEM_LOG_ERROR(log::Subsys::heap,
-                       "%s: cannot allocate %zu bytes%s: %llu of %llu heap bytes are free (largest free block %llu); "
-                       "raise SHMEM_SYMMETRIC_SIZE",
-                       call, size, alignment != 0 ? " at that alignment" : "",
-                       static_cast<unsigned long long>(r.allocator.bytes_free()),
-                       static_cast<unsigned long long>(r.allocator.capacity()),
-                       static_cast<unsigned long long>(r.allocator.largest_free()));
-  }
+  Shortage why = allocate_offset(call, size, alignment, &offset);
+  if (why == Shortage::none)
+    result = user_base() + offset;
+  else
+    log_shortage(call, why, size, alignment, "");
   sync::barrier_all(call);
   return result;
 }
 
 void release(const char *call, void *ptr) {
   Runtime &r = rt();
-  const char *p = static_cast<const char *>(ptr);
-  if (p < r.heap.base() || p >= r.heap.base() + r.heap.size() || r.allocator.size_of(offset_of(ptr)) == 0)
+  if (!in_user_heap(ptr) || r.allocator.size_of(offset_of(ptr)) == 0)
     api::fail(call,
               "ptr=%p was not returned by shmem_malloc/shmem_align/shmem_calloc/shmem_realloc, or was "
               "already freed",
@@ -114,7 +166,10 @@ GPUSHMEM_EXPORT void *shmem_calloc(size_t count, size_t size) {
   }
   void *p = allocate("shmem_calloc", count * size, 0);
   if (p != nullptr) {
-    std::memset(p, 0, count * size);
+    if (rt().gpu.base == nullptr)
+      std::memset(p, 0, count * size);
+    else if (gpu::zero("shmem_calloc", p, count * size) != Status::ok)
+      api::fail("shmem_calloc", "cannot clear the new block on the GPU (the CUDA error is above)");
     sync::barrier_all("shmem_calloc");  // no PE writes into the block before every owner has cleared it
   }
   return p;
@@ -134,24 +189,26 @@ GPUSHMEM_EXPORT void *shmem_realloc(void *ptr, size_t size) {
     return nullptr;
   }
   Runtime &r = rt();
-  uint64_t old_size = r.allocator.size_of(offset_of(ptr));
+  uint64_t old_size = in_user_heap(ptr) ? r.allocator.size_of(offset_of(ptr)) : 0;
   if (old_size == 0)
     api::fail("shmem_realloc", "ptr=%p was not returned by a symmetric allocation, or was already freed", ptr);
   check_same_arguments("shmem_realloc", Op::realloc, offset_of(ptr), size);
   sync::barrier_all("shmem_realloc");  // nobody is still writing the old block
   uint64_t offset = 0;
-  if (!r.allocator.allocate(size, 0, &offset)) {
-    GPUSHMEM_LOG_ERROR(log::Subsys::heap,
-                       "shmem_realloc: cannot grow to %zu bytes: %llu heap bytes free (largest "
-                       "block %llu); the old block is unchanged; raise SHMEM_SYMMETRIC_SIZE",
-                       size, static_cast<unsigned long long>(r.allocator.bytes_free()),
-                       static_cast<unsigned long long>(r.allocator.largest_free()));
+  const uint64_t old_offset = offset_of(ptr);
+  Shortage why = allocate_offset("shmem_realloc", size, 0, &offset);
+  if (why != Shortage::none) {
+    log_shortage("shmem_realloc", why, size, 0, "; the old block is unchanged");
     sync::barrier_all("shmem_realloc");
     return nullptr;
   }
-  char *fresh = r.heap.base() + offset;
-  std::memmove(fresh, ptr, old_size < size ? old_size : size);
-  (void)r.allocator.release(offset_of(ptr));
+  char *fresh = user_base() + offset;
+  const size_t keep = old_size < size ? old_size : size;
+  if (r.gpu.base == nullptr)
+    std::memmove(fresh, ptr, keep);
+  else if (gpu::copy("shmem_realloc", fresh, ptr, keep) != Status::ok)
+    api::fail("shmem_realloc", "cannot move the block on the GPU (the CUDA error is above)");
+  (void)r.allocator.release(old_offset);
   sync::barrier_all("shmem_realloc");
   return fresh;
 }

@@ -29,25 +29,44 @@ GPUSHMEM_EXPORT void shmem_query_thread(int *provided) {
   *provided = running() ? rt().thread_level : SHMEM_THREAD_SINGLE;
 }
 
+// In GPU mode "accessible" means the PE's GPU heap is mapped here (the host API and kernels reach it).
 GPUSHMEM_EXPORT int shmem_pe_accessible(int pe) {
   api::require_running("shmem_pe_accessible");
   Runtime &r = rt();
-  return pe >= 0 && pe < r.n_pes && r.peer_base[pe] != nullptr ? 1 : 0;
+  if (pe < 0 || pe >= r.n_pes) return 0;
+  if (r.gpu.base != nullptr) return r.gpu.peer_base[pe] != nullptr ? 1 : 0;
+  return r.peer_base[pe] != nullptr ? 1 : 0;
 }
+
+namespace {
+
+// PE pe's address for the symmetric `addr`, or nullptr when it is not a symmetric address or pe's heap is not
+// mapped here. GPU-heap addresses give device addresses (for kernels and cudaMemcpy).
+char *peer_address(const void *addr, int pe) {
+  Runtime &r = rt();
+  if (pe < 0 || pe >= r.n_pes) return nullptr;
+  const char *p = static_cast<const char *>(addr);
+  if (const char *gpu_base = r.gpu.base; gpu_base != nullptr) {
+    const uint64_t mapped = r.gpu.mapped.load(std::memory_order_relaxed);
+    if (p >= gpu_base + heap::kInternalAreaBytes && p < gpu_base + mapped && r.gpu.peer_base[pe] != nullptr)
+      return r.gpu.peer_base[pe] + (p - gpu_base);
+    return nullptr;
+  }
+  if (r.peer_base[pe] == nullptr) return nullptr;
+  if (p < r.heap.base() + heap::kInternalAreaBytes || p >= r.heap.base() + r.heap.size()) return nullptr;
+  return r.peer_base[pe] + (p - r.heap.base());
+}
+
+}  // namespace
 
 GPUSHMEM_EXPORT int shmem_addr_accessible(const void *addr, int pe) {
   api::require_running("shmem_addr_accessible");
-  Runtime &r = rt();
-  if (pe < 0 || pe >= r.n_pes || r.peer_base[pe] == nullptr) return 0;
-  const char *p = static_cast<const char *>(addr);
-  return p >= r.heap.base() + heap::kInternalAreaBytes && p < r.heap.base() + r.heap.size() ? 1 : 0;
+  return peer_address(addr, pe) != nullptr ? 1 : 0;
 }
 
 GPUSHMEM_EXPORT void *shmem_ptr(const void *dest, int pe) {
   api::require_running("shmem_ptr");
-  if (!shmem_addr_accessible(dest, pe)) return nullptr;
-  Runtime &r = rt();
-  return r.peer_base[pe] + (static_cast<const char *>(dest) - r.heap.base());
+  return peer_address(dest, pe);
 }
 
 GPUSHMEM_EXPORT void shmem_info_get_version(int *major, int *minor) {

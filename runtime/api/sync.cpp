@@ -2,6 +2,7 @@
 #include <atomic>
 
 #include "api/api_common.hpp"
+#include "gpu/gpu.hpp"
 #include "shmem.h"
 #include "sync/barrier.hpp"
 
@@ -12,6 +13,8 @@ GPUSHMEM_EXPORT void shmem_quiet(void) {
   // Load/store puts are complete once their stores are globally visible: a full fence drains this core's
   // store buffer, which is all that completion means on this path.
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  // GPU-heap transfers are copies on the runtime's stream: complete once it has drained.
+  if (gpu::quiet("shmem_quiet") != Status::ok) api::fail("shmem_quiet", "the runtime's CUDA stream failed (see above)");
 }
 
 GPUSHMEM_EXPORT void shmem_fence(void) {

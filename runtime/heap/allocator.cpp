@@ -1,5 +1,6 @@
 #include "heap/allocator.hpp"
 
+#include <cstdint>
 #include <iterator>
 
 namespace gpushmem::heap {
@@ -34,6 +35,31 @@ bool Allocator::allocate(uint64_t size, uint64_t alignment, uint64_t *offset) {
     return true;
   }
   return false;
+}
+
+void Allocator::grow(uint64_t bytes) {
+  if (bytes == 0) return;
+  const uint64_t end = base_ + size_;
+  size_ += bytes;
+  insert_free(end, bytes);
+}
+
+uint64_t Allocator::shortfall(uint64_t size, uint64_t alignment) const {
+  if (alignment == 0) alignment = kDefaultAlignment;
+  if ((alignment & (alignment - 1)) != 0) return UINT64_MAX;
+  if (size == 0) size = 1;
+  uint64_t rounded = (size + kDefaultAlignment - 1) & ~(kDefaultAlignment - 1);
+  if (rounded < size) return UINT64_MAX;
+  const uint64_t end = base_ + size_;
+  // A new block goes where the free block that touches the end starts, or at the end itself.
+  uint64_t start = end;
+  if (!free_.empty()) {
+    auto last = std::prev(free_.end());
+    if (last->first + last->second == end) start = last->first;
+  }
+  uint64_t aligned = (start + alignment - 1) & ~(alignment - 1);
+  if (aligned < start || aligned + rounded < aligned) return UINT64_MAX;
+  return aligned + rounded > end ? aligned + rounded - end : 0;
 }
 
 void Allocator::insert_free(uint64_t offset, uint64_t size) {

@@ -18,6 +18,12 @@ class Allocator {
   // First fit. Returns false when no free range can hold `size` bytes at `alignment` (a power of two).
   // Zero-byte requests get a distinct one-byte block so every live allocation has a unique offset.
   bool allocate(uint64_t size, uint64_t alignment, uint64_t *offset);
+  // Appends `bytes` of free space at the end of the managed range (the GPU heap mapped more memory); it
+  // merges with a free block that ends there.
+  void grow(uint64_t bytes);
+  // How many bytes grow() must append for allocate(size, alignment) to succeed at the end of the range (the
+  // caller asks after allocate failed). UINT64_MAX when no growth can help (bad alignment, overflow).
+  uint64_t shortfall(uint64_t size, uint64_t alignment) const;
   // Returns false when `offset` is not the start of a live allocation.
   bool release(uint64_t offset);
   // Size of the live allocation starting at `offset`, or 0.

@@ -1,27 +1,40 @@
-// Host-initiated RMA over load/store reach (same-node shared heaps). Each operation is written once as a
-// template over the element type; the API files only stamp names. No system call, lock or allocation here.
+// Host-initiated RMA. Host-heap targets (same-node shared heaps) are plain loads and stores; GPU-heap
+// targets (GPU mode) are synchronous copies through the runtime's CUDA stream, because the peer's heap is
+// mapped in this process as device memory only. Each operation is written once as a template over the
+// element type; the API files only stamp names. No system call, lock or allocation on the host-heap path.
 #pragma once
 
 #include <cstring>
 
 #include "api/api_common.hpp"
+#include "gpu/gpu.hpp"
 
 namespace gpushmem::rma {
 
-// Puts and gets are plain copies into / out of the peer's mapping: they are complete locally when the copy
-// returns, and visible remotely after the next quiet's fence.
+// A failed copy was logged with the CUDA error where it happened; the call cannot complete, so the job ends.
+inline void gpu_copy(const char *call, void *dst, const void *src, size_t bytes) {
+  if (gpu::copy(call, dst, src, bytes) != Status::ok) [[unlikely]]
+    api::fail(call, "the copy through the GPU failed (the CUDA error is above)");
+}
+
+// Puts and gets are complete locally when they return. Host-heap stores are visible remotely after the next
+// quiet's fence; GPU-heap copies are already complete (synchronous), quiet only waits for the stream.
 inline void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe) {
   api::require_running(call);
   if (bytes == 0) return;
-  char *remote = api::remote_addr(call, "dest", dest, bytes, pe);
-  std::memcpy(remote, source, bytes);
+  api::Remote remote = api::remote_addr(call, "dest", dest, bytes, pe);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy(call, remote.addr, source, bytes);
+  std::memcpy(remote.addr, source, bytes);
 }
 
 inline void get_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe) {
   api::require_running(call);
   if (bytes == 0) return;
-  const char *remote = api::remote_addr(call, "source", source, bytes, pe);
-  std::memcpy(dest, remote, bytes);
+  api::Remote remote = api::remote_addr(call, "source", source, bytes, pe);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy(call, dest, remote.addr, bytes);
+  std::memcpy(dest, remote.addr, bytes);
 }
 
 template <class T>
@@ -37,15 +50,22 @@ void get(const char *call, T *dest, const T *source, size_t nelems, int pe) {
 template <class T>
 void p(const char *call, T *dest, T value, int pe) {
   api::require_running(call);
-  T *remote = reinterpret_cast<T *>(api::remote_addr(call, "dest", dest, sizeof(T), pe));
-  *remote = value;
+  api::Remote remote = api::remote_addr(call, "dest", dest, sizeof(T), pe);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy(call, remote.addr, &value, sizeof(T));
+  *reinterpret_cast<T *>(remote.addr) = value;
 }
 
 template <class T>
 T g(const char *call, const T *source, int pe) {
   api::require_running(call);
-  const T *remote = reinterpret_cast<const T *>(api::remote_addr(call, "source", source, sizeof(T), pe));
-  return *remote;
+  api::Remote remote = api::remote_addr(call, "source", source, sizeof(T), pe);
+  if (remote.gpu) [[unlikely]] {
+    T value;
+    gpu_copy(call, &value, remote.addr, sizeof(T));
+    return value;
+  }
+  return *reinterpret_cast<const T *>(remote.addr);
 }
 
 }  // namespace gpushmem::rma

@@ -1,0 +1,103 @@
+// The GPU side of the runtime as the rest of libgpushmem sees it: whether this PE's symmetric heap lives on
+// a GPU, and the few operations host code needs on it. No CUDA types here: this header is included by files
+// compiled without the CUDA headers, and a build without CUDA implements it in gpu/no_cuda.cpp.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.hpp"
+
+namespace gpushmem::gpu {
+
+// How this PE's GPU reaches another PE's GPU heap.
+enum class Link : uint8_t {
+  unreachable = 0,  // not mapped: other node, GPUs without peer access, or the peer's GPU is not visible here
+  self = 1,         // this PE
+  same_gpu = 2,     // another process on the same GPU
+  nvlink = 3,       // another GPU, peer access with native atomics (NVLink / NVSwitch)
+  pcie = 4,         // another GPU, peer access without native atomics (PCIe)
+};
+// "p2p-self", "p2p-same-gpu", "p2p-nvlink", "p2p-pcie", "unreachable".
+const char *link_name(Link link);
+inline bool is_p2p(Link link) {
+  return link != Link::unreachable;
+}
+
+// What the put/get path reads without a lock. Written by init, grow and finalize only.
+struct HeapView {
+  char *base = nullptr;             // this PE's GPU heap; nullptr: host mode (shmem_malloc uses the host heap)
+  std::atomic<uint64_t> mapped{0};  // bytes of every heap mapped now, internal area included (grows)
+  uint64_t limit = 0;               // bytes reserved per heap: no symmetric address lies at or beyond base+limit
+  std::vector<char *> peer_base;    // PE -> where its GPU heap is mapped in this process; nullptr: not mapped
+  std::vector<Link> link;           // PE -> how it is reached
+};
+
+// Collective over every PE (shmem_init, after the topology, the peer channel and the host heap exist).
+// Decides host or GPU mode for the whole job: the GPU heap is used only when every PE has a usable GPU
+// and none set GPUSHMEM_DISABLE_CUDA. In GPU mode it picks and makes current the device, reserves the heap
+// slots, maps the first chunk of every local PE, zeroes the internal area, uploads the device state and
+// fills rt().gpu. Host mode returns ok with rt().gpu.base == nullptr. An error was logged where it happened.
+Status init(const char *call, uint64_t symmetric_size);
+
+// GPU mode only. Collective over every PE, called with identical arguments (shmem_malloc is collective and
+// the allocators agree): maps at least `min_user_bytes` more of every local PE's heap, in steps of
+// GPUSHMEM_GPU_HEAP_CHUNK, up to SHMEM_SYMMETRIC_SIZE. *added_user_bytes receives how much the
+// allocator may grow (0: the heap is already at SHMEM_SYMMETRIC_SIZE). out_of_memory: some PE could not
+// get the device memory; every PE then undid the step alike, so the allocators still agree.
+Status grow(const char *call, uint64_t min_user_bytes, uint64_t *added_user_bytes);
+// User bytes mapped now (at most SHMEM_SYMMETRIC_SIZE).
+uint64_t user_bytes_mapped();
+
+// GPU mode only. Copy / zero through the runtime's stream, synchronously (complete when they return).
+// Any mix of host memory, device memory and mapped peer heaps. Thread safe.
+Status copy(const char *call, void *dst, const void *src, size_t bytes);
+Status zero(const char *call, void *dst, size_t bytes);
+// Waits for everything issued on the runtime's stream (shmem_quiet). Returns ok at once in host mode.
+Status quiet(const char *call);
+
+// shmem_finalize, before its final barrier: waits for this PE's device work, so no kernel or copy of this
+// process still touches a heap when the peers unmap it.
+void drain(const char *call);
+// shmem_finalize, after the final barrier: unmaps every heap, frees device memory, forgets the device state.
+void finalize();
+
+// Makes this PE's CUDA context current on the calling thread for the scope (another thread may hold
+// another device's context, or none), and restores the previous one. No-op in host mode.
+class ContextScope {
+ public:
+  ContextScope();
+  ~ContextScope();
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+
+ private:
+  void *previous_ = nullptr;
+  bool switched_ = false;
+};
+
+// What gpushmem-info prints: the GPUs this process sees and how a PE on GPU i reaches one on GPU j.
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  std::string pci_bus_id;
+  uint64_t memory_bytes = 0;
+  int cc_major = 0, cc_minor = 0;
+  bool vmm = false;       // CUDA virtual memory management
+  bool posix_fd = false;  // allocations exportable as POSIX file descriptors
+};
+struct NodeReport {
+  bool built_with_cuda = false;
+  bool available = false;
+  std::string why_not;                  // when !available
+  std::string driver_version;           // "13.0"
+  std::string runtime_version;          // of the CUDA runtime built into libgpushmem
+  std::vector<DeviceInfo> devices;      // visible devices
+  std::vector<std::vector<Link>> link;  // [i][j]: how a PE on device i reaches a PE on device j
+};
+NodeReport probe();
+
+}  // namespace gpushmem::gpu

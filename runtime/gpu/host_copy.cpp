@@ -1,0 +1,46 @@
+// Host-initiated transfers on GPU-heap addresses: every local peer's heap is mapped in this process, so one
+// cudaMemcpy on the runtime's stream reaches it, whichever GPU it lives on. Synchronous, as the host API's
+// completion rules want (a put's source may be reused at once; a get's data is there when it returns).
+#include "gpu/session.hpp"
+
+namespace gpushmem::gpu {
+
+Status copy(const char *call, void *dst, const void *src, size_t bytes) {
+  Session *s = session();
+  if (s == nullptr) return Status::not_supported;
+  ContextScope in_pe_context;
+  cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
+  if (e != cudaSuccess)
+    return rt_failed(e, call,
+                     "check that the local buffer is valid host or device memory of this process and that no "
+                     "earlier kernel failed",
+                     "cudaMemcpyAsync(dst=%p, src=%p, %zu bytes, cudaMemcpyDefault) on GPU %d", dst, src, bytes,
+                     s->device.ordinal);
+  return Status::ok;
+}
+
+Status zero(const char *call, void *dst, size_t bytes) {
+  Session *s = session();
+  if (s == nullptr) return Status::not_supported;
+  ContextScope in_pe_context;
+  cudaError_t e = cudaMemsetAsync(dst, 0, bytes, s->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
+  if (e != cudaSuccess)
+    return rt_failed(e, call, "check that no earlier kernel failed", "cudaMemsetAsync(ptr=%p, 0, %zu) on GPU %d", dst,
+                     bytes, s->device.ordinal);
+  return Status::ok;
+}
+
+Status quiet(const char *call) {
+  Session *s = session();
+  if (s == nullptr) return Status::ok;
+  ContextScope in_pe_context;
+  cudaError_t e = cudaStreamSynchronize(s->stream);
+  if (e != cudaSuccess)
+    return rt_failed(e, call, "check that no earlier kernel failed", "cudaStreamSynchronize(runtime stream) on GPU %d",
+                     s->device.ordinal);
+  return Status::ok;
+}
+
+}  // namespace gpushmem::gpu

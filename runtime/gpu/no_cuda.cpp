@@ -1,0 +1,45 @@
+// gpu/gpu.hpp for a build without CUDA: every PE runs in host mode.
+#include "gpu/gpu.hpp"
+
+namespace gpushmem::gpu {
+
+Status init(const char *call, uint64_t) {
+  GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: built without CUDA: no GPU is used", call);
+  return Status::ok;
+}
+
+Status grow(const char *, uint64_t, uint64_t *added_user_bytes) {
+  *added_user_bytes = 0;
+  return Status::not_supported;
+}
+
+uint64_t user_bytes_mapped() {
+  return 0;
+}
+
+Status copy(const char *, void *, const void *, size_t) {
+  return Status::not_supported;
+}
+
+Status zero(const char *, void *, size_t) {
+  return Status::not_supported;
+}
+
+Status quiet(const char *) {
+  return Status::ok;
+}
+
+void drain(const char *) {}
+
+void finalize() {}
+
+ContextScope::ContextScope() = default;
+ContextScope::~ContextScope() = default;
+
+NodeReport probe() {
+  NodeReport report;
+  report.why_not = "this gpushmem was built without CUDA (GPUSHMEM_WITH_CUDA=OFF)";
+  return report;
+}
+
+}  // namespace gpushmem::gpu

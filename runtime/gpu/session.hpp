@@ -1,0 +1,30 @@
+// Everything this PE holds on its GPU between shmem_init and shmem_finalize (GPU mode only). Private to
+// runtime/gpu; the rest of the runtime uses gpu/gpu.hpp.
+#pragma once
+
+#include <atomic>
+#include <vector>
+
+#include "gpu/cuda_loader.hpp"
+#include "gpu/device_select.hpp"
+#include "gpu/gpu_heap.hpp"
+
+namespace gpushmem::gpu {
+
+struct Session {
+  const Driver *d = nullptr;
+  Device device;
+  cudaStream_t stream = nullptr;  // the runtime's own: host RMA on GPU addresses, zeroing, copies
+  GpuHeap heap;
+  uint64_t symmetric_size = 0;          // SHMEM_SYMMETRIC_SIZE: the user part never grows beyond it
+  uint64_t granularity = 0;             // the largest of every PE's, so every PE's chunks have the same size
+  uint64_t chunk_bytes = 0;             // GPUSHMEM_GPU_HEAP_CHUNK rounded up to the granularity
+  std::vector<bool> reach;              // by node-local index: map that PE's heap here
+  char **d_peer_base = nullptr;         // device copy of rt().gpu.peer_base
+  uint8_t *d_peer_transport = nullptr;  // device array of enum gpushmem_peer_transport
+};
+
+// nullptr in host mode and outside init..finalize.
+Session *session();
+
+}  // namespace gpushmem::gpu
