@@ -20,11 +20,11 @@
 #define GPUSHMEM_TYPES_SIZES(X) X(size_t, size) X(ptrdiff_t, ptrdiff)
 
 /* T-RMA: the standard RMA types (24). */
-#define GPUSHMEM_RMA_TYPES(X) \
-  GPUSHMEM_TYPES_FLOATING(X)  \
-  GPUSHMEM_TYPES_CHARS(X)     \
-  GPUSHMEM_TYPES_SIGNED(X)    \
-  GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) GPUSHMEM_TYPES_SIZES(X)
+#define GPUSHMEM_RMA_TYPES(X)                                                                                         \
+  GPUSHMEM_TYPES_FLOATING(X)                                                                                          \
+  GPUSHMEM_TYPES_CHARS(X)                                                                                             \
+  GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) \
+      GPUSHMEM_TYPES_SIZES(X)
 
 /* The distinct C types among T-RMA: the fixed-width and size types are typedefs of these, and a _Generic
    selection or an overload set may list each type once. */
@@ -35,50 +35,48 @@
    preprocessor never expands a macro inside its own expansion, so if the selections used the group macros
    above, a program that stamps code with GPUSHMEM_RMA_TYPES and calls shmem_put inside it would not
    compile. Keep the two lists identical (tests/unit checks every T-RMA type through the generic names). */
-#define GPUSHMEM_GENERIC_SELECTION_TYPES(X)                                                                          \
-  X(float, float)                                                                                                    \
-  X(double, double)                                                                                                  \
-  X(long double, longdouble) X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short) X(int, int) \
-      X(long, long) X(long long, longlong) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong)   \
-          X(unsigned long long, ulonglong)
+#define GPUSHMEM_GENERIC_SELECTION_TYPES(X)                                                                            \
+  X(float, float)                                                                                                      \
+  X(double, double) X(long double, longdouble) X(char, char) X(signed char, schar) X(unsigned char, uchar)             \
+      X(short, short) X(int, int) X(long, long) X(long long, longlong) X(unsigned short, ushort) X(unsigned int, uint) \
+          X(unsigned long, ulong) X(unsigned long long, ulonglong)
 
 /* T-AMO: the standard AMO types (12). */
-#define GPUSHMEM_AMO_TYPES(X)                                                                                        \
-  X(int, int)                                                                                                        \
-  X(long, long)                                                                                                      \
-  X(long long, longlong)                                                                                             \
-  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64) \
-      X(uint32_t, uint32) X(uint64_t, uint64) GPUSHMEM_TYPES_SIZES(X)
+#define GPUSHMEM_AMO_TYPES(X)                                                                           \
+  X(int, int)                                                                                           \
+  X(long, long)                                                                                         \
+  X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
+      X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64) GPUSHMEM_TYPES_SIZES(X)
 
 /* T-AMOX: the extended AMO types (14), for fetch, set and swap. */
 #define GPUSHMEM_AMOX_TYPES(X) GPUSHMEM_AMO_TYPES(X) X(float, float) X(double, double)
 
+/* clang-format off */
 /* T-AMOB: the bitwise AMO types (7), for and, or, xor and their fetch forms. */
-#define GPUSHMEM_AMOB_TYPES(X) \
-  X(unsigned int, uint)        \
-  X(unsigned long, ulong)      \
-  X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64)
+#define GPUSHMEM_AMOB_TYPES(X)                                                                                  \
+  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)                               \
+  X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64)
 
-/* The distinct C types of the AMO tables (LP64: int32_t is int, int64_t and ptrdiff_t are long, uint32_t
-   is unsigned int, uint64_t and size_t are unsigned long), for overload sets, which may list each type once. */
-#define GPUSHMEM_AMO_GENERIC_TYPES(X) \
-  X(int, int)                         \
-  X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+/* The distinct C types of the AMO tables (LP64: int32_t is int, int64_t and ptrdiff_t are long, uint32_t is
+   unsigned int, uint64_t and size_t are unsigned long), for overload sets, which may list each type once. */
+#define GPUSHMEM_AMO_GENERIC_TYPES(X)                                                                           \
+  X(int, int) X(long, long) X(long long, longlong)                                                              \
+  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
 #define GPUSHMEM_AMOX_GENERIC_TYPES(X) GPUSHMEM_AMO_GENERIC_TYPES(X) X(float, float) X(double, double)
-#define GPUSHMEM_AMOB_GENERIC_TYPES(X) \
+#define GPUSHMEM_AMOB_GENERIC_TYPES(X)                                                                          \
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64)
 
 /* Device code has no long double (nvcc treats it as double, with another size than the host's), so CUDA
    translation units get the longdouble names as host-only functions and every other T-RMA type on both
    sides. These three lists split T-RMA and its generic types that way. */
-#define GPUSHMEM_DEVICE_RMA_TYPES(X)                                                                         \
-  X(float, float)                                                                                            \
-  X(double, double)                                                                                          \
-  GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) \
-      GPUSHMEM_TYPES_FIXED_UNSIGNED(X) GPUSHMEM_TYPES_SIZES(X)
-#define GPUSHMEM_DEVICE_RMA_GENERIC_TYPES(X) \
+#define GPUSHMEM_DEVICE_RMA_TYPES(X)                                                                            \
+  X(float, float) X(double, double)                                                                             \
+  GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X)                                   \
+  GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) GPUSHMEM_TYPES_SIZES(X)
+#define GPUSHMEM_DEVICE_RMA_GENERIC_TYPES(X)                                                                    \
   X(float, float) X(double, double) GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X)
 #define GPUSHMEM_HOST_ONLY_RMA_TYPES(X) X(long double, longdouble)
+/* clang-format on */
 
 /* The element sizes of the putSIZE / getSIZE forms, in bits. */
 #define GPUSHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
