@@ -1,0 +1,95 @@
+/*
+ * shmem_signal_ping_pong_latency: round trip of a bare signal between PE 0 and PE 1, one GPU thread each,
+ * inside one kernel per PE. Iteration k: PE 0 sets PE 1's uint64 signal to k (shmemx_signal_op,
+ * SHMEM_SIGNAL_SET) and waits with shmem_signal_wait_until(EQ k) until PE 1 has set PE 0's signal to k in
+ * answer. Microseconds per round trip, timed on PE 0 with the GPU clock. Reference in the same run: the
+ * same exchange through the device shmem_ptr mappings (a plain flag store; the wait spins on plain loads).
+ * Each PE checks every signal value it waited for.
+ *
+ * Usage: shmem_signal_ping_pong_latency [-n 1000] [-w 100] [-r 11]
+ */
+#include <shmem.h>
+#include <shmemx.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "perf_args.cuh"
+#include "perf_cuda.cuh"
+#include "perf_pingpong.cuh"
+#include "perf_report.cuh"
+#include "perf_session.cuh"
+
+namespace {
+
+__global__ void signal_kernel(uint64_t *sig, int me, int peer, int warm, int iters, int reps, unsigned long long *ns,
+                              unsigned long long *bad) {
+  perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
+    const uint64_t v = static_cast<uint64_t>(k) + 1;
+    if (me == 0) shmemx_signal_op(sig, v, SHMEM_SIGNAL_SET, peer);
+    if (shmem_signal_wait_until(sig, SHMEM_CMP_EQ, v) != v) ++*bad;
+    if (me == 1) shmemx_signal_op(sig, v, SHMEM_SIGNAL_SET, peer);
+  });
+}
+
+/* The reference: a plain store of the flag through the peer mapping; the wait spins on plain loads. */
+__global__ void raw_kernel(uint64_t *peer_sig, uint64_t *my_sig, int me, int warm, int iters, int reps,
+                           unsigned long long *ns) {
+  perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
+    const uint64_t v = static_cast<uint64_t>(k) + 1;
+    if (me == 0) *reinterpret_cast<volatile uint64_t *>(peer_sig) = v;
+    perf_raw_wait(my_sig, v, me);
+    if (me == 1) *reinterpret_cast<volatile uint64_t *>(peer_sig) = v;
+  });
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  perf_args a;
+  perf_parse_args(argc, argv, "nwr", nullptr, &a);
+  perf_session s = perf_start("shmem_signal_ping_pong_latency", 2);
+  perf_pingpong p = perf_pingpong_setup(s, a);
+  if (s.me == 0) {
+    std::printf(
+        "# shmem_signal_ping_pong_latency: PE 0 <-> PE 1, one thread each, shmemx_signal_op (SIGNAL_SET) + "
+        "shmem_signal_wait_until, %d round trips (+%d warm-up), median [min,max] of %d repeats\n",
+        a.iters, a.warmup, a.repeats);
+    std::printf("%-8s %-7s %-26s %-10s %-8s %-5s\n", "size(B)", "scope", "rtt(us) [min,max]", "raw(us)", "rtt/raw",
+                "check");
+  }
+  perf_stat raw;
+  if (p.raw_ok) {
+    perf_pingpong_reset(p, nullptr, 0);
+    raw = perf_pingpong_run(s, p, a, [&] {
+      raw_kernel<<<1, 1, 0, s.stream>>>(p.peer_sig, p.sig, s.me, a.warmup, a.iters, a.repeats, p.ns);
+    });
+  }
+  perf_pingpong_reset(p, nullptr, 0);
+  const perf_stat rtt = perf_pingpong_run(s, p, a, [&] {
+    signal_kernel<<<1, 1, 0, s.stream>>>(p.sig, s.me, p.peer, a.warmup, a.iters, a.repeats, p.ns, p.bad);
+  });
+  long long bad = 0;
+  if (p.peer >= 0 && *p.bad != 0) {
+    std::fprintf(stderr, "PE %d: shmem_signal_wait_until returned a value other than the one waited for %llu times\n",
+                 s.me, *p.bad);
+    bad = static_cast<long long>(*p.bad);
+  }
+  const long long job_bad = perf_job_errors(s, bad);
+  if (s.me == 0) {
+    std::printf("%-8zu %-7s %-26s %-10s %-8s %-5s\n", sizeof(uint64_t), "thread", perf_cell(rtt).c_str(),
+                perf_median_cell(raw).c_str(), perf_ratio_cell(rtt, raw).c_str(), job_bad ? "FAIL" : "ok");
+    perf_json("shmem_signal_ping_pong_latency")
+        .integer("size", static_cast<long long>(sizeof(uint64_t)))
+        .str("scope", "thread")
+        .integer("iters", a.iters)
+        .integer("repeats", a.repeats)
+        .stat("rtt_us", rtt)
+        .stat("raw_rtt_us", raw)
+        .ratio("ratio_to_raw", rtt, raw)
+        .str("check", job_bad ? "FAIL" : "ok")
+        .print();
+  }
+  perf_pingpong_free(p);
+  return perf_finish(s);
+}
