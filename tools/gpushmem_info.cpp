@@ -99,9 +99,13 @@ void print_gpus() {
                 d.cc_minor, d.vmm ? "yes" : "no", d.posix_fd ? "yes" : "no");
     all_shareable &= d.vmm && d.posix_fd;
   }
-  const char *heap = gpushmem::env::get().GPUSHMEM_DISABLE_CUDA ? "host heap (GPUSHMEM_DISABLE_CUDA is set)"
-                     : all_shareable                            ? "GPU heap (device memory, CUDA VMM)"
-                                                                : "host heap (a GPU cannot share VMM memory)";
+  const gpushmem::env::Values &ev = gpushmem::env::get();
+  const char *heap = ev.GPUSHMEM_DISABLE_CUDA               ? "host heap (GPUSHMEM_DISABLE_CUDA is set)"
+                     : ev.GPUSHMEM_SYMMETRIC_HEAP == "host" ? "host heap (GPUSHMEM_SYMMETRIC_HEAP=host)"
+                     : !all_shareable                       ? "host heap (a GPU cannot share VMM memory)"
+                     : ev.GPUSHMEM_SYMMETRIC_HEAP == "gpu"  ? "GPU heap (device memory, CUDA VMM)"
+                                                            : "GPU heap for programs with device code (a CUDA file "
+                                                              "including <shmem.h>), host heap otherwise";
   std::printf("  %-24s %s\n", "shmem_malloc would use", heap);
   std::printf("\n  Transport a PE on GPU <row> uses to reach a PE on GPU <column>:\n  %-8s", "");
   for (const gpu::DeviceInfo &d : report.devices) std::printf(" GPU %-10d", d.ordinal);

@@ -66,6 +66,10 @@ typedef void (*gpushmemi_device_state_updater_t)(const gpushmem_device_state_t *
    updater (idempotent for the same function); calls it at once when the state already exists.
    Returns 0. Thread safe. */
 int gpushmemi_register_device_state(gpushmemi_device_state_updater_t updater);
+/* The same for translation units inside libgpushmem itself (GPUSHMEM_BUILDING_LIBRARY): registered alike, but
+   they do not count as the application using the device API, which is what puts the symmetric heap on the
+   GPU when GPUSHMEM_SYMMETRIC_HEAP=auto. */
+int gpushmemi_register_library_device_state(gpushmemi_device_state_updater_t updater);
 
 #ifdef __cplusplus
 }

@@ -112,10 +112,33 @@ Status probe_self(const char *call, Device *dev, const Driver **d, PeGpu *mine) 
     GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: GPUSHMEM_DISABLE_CUDA is set: no GPU is used", call);
     return Status::ok;
   }
+  const std::string &placement = e.GPUSHMEM_SYMMETRIC_HEAP;
+  if (placement != "auto" && placement != "gpu" && placement != "host") {
+    GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s: GPUSHMEM_SYMMETRIC_HEAP='%s' is not one of auto, gpu, host", call,
+                       placement.c_str());
+    return Status::invalid_argument;
+  }
+  if (placement == "host") {
+    GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: GPUSHMEM_SYMMETRIC_HEAP=host: the symmetric heap is in host memory",
+                      call);
+    return Status::ok;
+  }
+  if (placement == "auto" && application_registrations() == 0) {
+    GPUSHMEM_LOG_INFO(log::Subsys::init,
+                      "%s: no CUDA file of this program includes <shmem.h>: the symmetric heap is in host memory "
+                      "(GPUSHMEM_SYMMETRIC_HEAP=gpu puts it on the GPU)",
+                      call);
+    return Status::ok;
+  }
   int count = 0;
   std::string why;
   bool expected = true;
   if (!cuda_usable(&count, &why, &expected)) {
+    if (placement == "gpu") {
+      GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s: GPUSHMEM_SYMMETRIC_HEAP=gpu but no GPU is usable: %s", call,
+                         why.c_str());
+      return Status::not_supported;
+    }
     if (expected)
       GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: no GPU is used: %s", call, why.c_str());
     else

@@ -12,6 +12,7 @@ namespace {
 struct Registry {
   std::mutex mu;  // also serialises the updaters' calls: each copies into its TU's __constant__ state
   std::vector<gpushmemi_device_state_updater_t> updaters;
+  size_t application_updaters = 0;  // registered by the application's own CUDA files
   gpushmem_device_state_t state{};
   bool valid = false;
 };
@@ -41,19 +42,39 @@ void retract() {
   r.state = gpushmem_device_state_t{};
 }
 
-}  // namespace gpushmem::gpu
-
-// Exported: <shmem.h>'s device part calls it from every CUDA translation unit's static initialiser.
-extern "C" __attribute__((visibility("default"))) int gpushmemi_register_device_state(
-    gpushmemi_device_state_updater_t updater) {
-  if (updater == nullptr) return 0;
-  gpushmem::gpu::Registry &r = gpushmem::gpu::registry();
+size_t application_registrations() {
+  Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  if (std::find(r.updaters.begin(), r.updaters.end(), updater) == r.updaters.end()) r.updaters.push_back(updater);
+  return r.application_updaters;
+}
+
+namespace {
+
+int add_updater(gpushmemi_device_state_updater_t updater, bool from_application) {
+  if (updater == nullptr) return 0;
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (std::find(r.updaters.begin(), r.updaters.end(), updater) != r.updaters.end()) return 0;
+  r.updaters.push_back(updater);
+  if (from_application) ++r.application_updaters;
   // A translation unit registered after shmem_init (a library loaded later) gets the current state now.
   if (r.valid) {
-    gpushmem::gpu::ContextScope in_pe_context;
+    ContextScope in_pe_context;
     updater(&r.state);
   }
   return 0;
+}
+
+}  // namespace
+}  // namespace gpushmem::gpu
+
+// Exported: <shmem.h>'s device part calls one of these from every CUDA translation unit's static initialiser.
+extern "C" __attribute__((visibility("default"))) int gpushmemi_register_device_state(
+    gpushmemi_device_state_updater_t updater) {
+  return gpushmem::gpu::add_updater(updater, true);
+}
+
+extern "C" __attribute__((visibility("default"))) int gpushmemi_register_library_device_state(
+    gpushmemi_device_state_updater_t updater) {
+  return gpushmem::gpu::add_updater(updater, false);
 }

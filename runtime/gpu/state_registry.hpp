@@ -12,5 +12,7 @@ namespace gpushmem::gpu {
 void publish(const gpushmem_device_state_t &state);
 // No state any more (shmem_finalize): later registrations are only recorded.
 void retract();
+// How many of the application's CUDA files include <shmem.h> (library files not counted).
+size_t application_registrations();
 
 }  // namespace gpushmem::gpu

@@ -52,8 +52,13 @@ static void gpushmemi_device_state_update(const gpushmem_device_state_t *state) 
 }
 
 /* Registered while the program (or the library holding this file) starts. */
+#if defined(GPUSHMEM_BUILDING_LIBRARY)
+[[maybe_unused]] static const int gpushmemi_device_state_registration =
+    gpushmemi_register_library_device_state(&gpushmemi_device_state_update);
+#else
 [[maybe_unused]] static const int gpushmemi_device_state_registration =
     gpushmemi_register_device_state(&gpushmemi_device_state_update);
+#endif
 
 namespace gpushmem {
 namespace device {
