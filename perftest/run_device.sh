@@ -5,7 +5,7 @@
 # results folder, then prints (and saves as summary.txt) the issue's figures next to the raw references
 # measured in the same run, the raw limits and NVSHMEM 3.4.5 figures the issue quotes, and the targets.
 #   -B  build folder holding bin/ (default: build)
-#   -o  results folder (default: perftest-results/device-<date>-<time>)
+#   -o  results folder (default: results/device-<date>-<time>)
 #   -t  per-program time limit in seconds (default 600)
 # Environment (exported to the PEs; defaults in brackets): GPUSHMEM_BOOTSTRAP [mpi], SHMEM_SYMMETRIC_SIZE
 # [1G], GPUSHMEM_ERROR_CHECKS [0: the figures are for the unchecked fast path; set 1 to measure the
@@ -33,7 +33,7 @@ if [ ! -x "$bin/shmem_put_bw" ]; then
   echo "$me: $bin/shmem_put_bw not found: build the project with CUDA first (cmake --build $build)" >&2
   exit 64
 fi
-out=${out:-perftest-results/device-$(date +%Y%m%d-%H%M%S)}
+out=${out:-results/device-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out" || exit 1
 
 export GPUSHMEM_BOOTSTRAP=${GPUSHMEM_BOOTSTRAP:-mpi}
