@@ -62,8 +62,11 @@ __device__ __forceinline__ uint64_t signal_fetch(const char *call, const uint64_
 
 __device__ __forceinline__ uint64_t signal_wait_until(const char *call, uint64_t *sig_addr, int cmp,
                                                       uint64_t cmp_value) {
-  if (error_checks()) local(call, "sig_addr", sig_addr, sizeof(uint64_t));
-  return wait_until(call, sig_addr, cmp, cmp_value);
+  if (error_checks()) {
+    check_cmp(call, cmp);
+    local(call, "sig_addr", sig_addr, sizeof(uint64_t));
+  }
+  return wait_value(sig_addr, cmp, cmp_value);
 }
 
 }  // namespace

@@ -70,15 +70,20 @@ __device__ __forceinline__ void check_wait_args(const char *call, const T *ivars
   }
 }
 
-/* Spins until *ivar satisfies cmp, then acquires; returns the value that satisfied it. */
+/* Spins until *word satisfies cmp, then acquires; returns the value that satisfied it. No checks. */
 template <class T>
-__device__ __forceinline__ T wait_until(const char *call, T *ivar, int cmp, T target) {
-  check_wait_args(call, ivar, 1, cmp);
+__device__ __forceinline__ T wait_value(T *word, int cmp, T target) {
   T seen;
-  while (!compare(seen = poll_load(ivar), cmp, target)) {
+  while (!compare(seen = poll_load(word), cmp, target)) {
   }
   acquire_after_wait();
   return seen;
+}
+
+template <class T>
+__device__ __forceinline__ T wait_until(const char *call, T *ivar, int cmp, T target) {
+  check_wait_args(call, ivar, 1, cmp);
+  return wait_value(ivar, cmp, target);
 }
 
 template <class T>
