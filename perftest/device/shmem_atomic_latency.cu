@@ -113,6 +113,9 @@ int main(int argc, char **argv) {
       shmem_barrier_all();
       const uint64_t start = op == kFetch ? kFixed : 0;
       PERF_CUDA_CHECK(cudaMemcpy(word, &start, sizeof start, cudaMemcpyHostToDevice));
+      /* A cudaMemcpy from pageable memory may return before the DMA lands: wait for it before the barrier
+         tells PE 0 the word is ready. */
+      PERF_CUDA_CHECK(cudaDeviceSynchronize());
       *bad = 0;
       shmem_barrier_all();
     };

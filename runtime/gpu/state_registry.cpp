@@ -54,9 +54,10 @@ int add_updater(gpushmemi_device_state_updater_t updater, bool from_application)
   if (updater == nullptr) return 0;
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  if (std::find(r.updaters.begin(), r.updaters.end(), updater) != r.updaters.end()) return 0;
-  r.updaters.push_back(updater);
-  if (from_application) ++r.application_updaters;
+  if (std::find(r.updaters.begin(), r.updaters.end(), updater) == r.updaters.end()) {
+    r.updaters.push_back(updater);
+    if (from_application) ++r.application_updaters;
+  }
   // A translation unit registered after shmem_init (a library loaded later) gets the current state now.
   if (r.valid) {
     ContextScope in_pe_context;
