@@ -6,6 +6,8 @@
 
 #include <shmem.h>
 
+#include "gpushmem/stream.h" /* shmemx_*_on_stream: stream-ordered operations (builds with CUDA) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,6 +57,11 @@ int shmemx_init_attr(int requested, int *provided, const shmemx_init_attr_t *att
    gpushmem/device/shmemx_api.cuh. */
 #ifdef GPUSHMEMI_DEVICE_API
 #include "gpushmem/device/shmemx_api.cuh"
+#endif
+
+/* CUDA files: shmemx_collective_launch, for kernels that synchronise on the device. */
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+#include "gpushmem/device/collective_launch.cuh"
 #endif
 
 #endif /* GPUSHMEMX_H */
