@@ -8,6 +8,8 @@
  * once around the ring: at step s, PE s reads the token (shmem_long_g), adds its number, passes it right
  * (shmem_long_p + shmem_quiet), and everyone meets at a barrier; PE 0 ends with 0 + 1 + ... + (n-1).
  *
+ * Launched on every PE with shmemx_collective_launch, as kernels that synchronise on the device must be.
+ *
  *   mpirun -np 4 build/bin/ring_kernel      (any number of PEs; several may share one GPU)
  */
 #include <shmem.h>
@@ -80,8 +82,12 @@ int main() {
   EXAMPLE_CUDA_CHECK(cudaDeviceSynchronize());
   shmem_barrier_all(); /* nobody's put may land before its target has cleared from_left */
 
-  ring_kernel<<<1, kThreads>>>(from_left, block, token, local, result);
-  EXAMPLE_CUDA_CHECK(cudaGetLastError());
+  /* The kernel waits on the other PEs inside device barriers: the collective launch is the one for that
+     (it refuses a grid that could not be resident at once instead of letting it hang). */
+  void *args[] = {&from_left, &block, &token, &local, &result};
+  if (shmemx_collective_launch(reinterpret_cast<const void *>(ring_kernel), dim3(1), dim3(kThreads), args, 0,
+                               nullptr) != 0)
+    shmem_global_exit(1); /* it printed why */
   EXAMPLE_CUDA_CHECK(cudaDeviceSynchronize());
 
   int errors = (result->from_left != left) + (result->block_errors != 0);

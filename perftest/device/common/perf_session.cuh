@@ -54,6 +54,7 @@ inline perf_session perf_start(const char *prog, int min_pes) {
     perf_die(1);
   }
   PERF_CUDA_CHECK(cudaMemset(s.errors, 0, static_cast<size_t>(s.npes) * sizeof(int)));
+  PERF_CUDA_CHECK(cudaDeviceSynchronize()); /* cudaMemset may return before it is done */
   PERF_CUDA_CHECK(cudaGetDevice(&s.device));
   PERF_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   PERF_CUDA_CHECK(cudaEventCreate(&s.start));
