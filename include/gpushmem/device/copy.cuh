@@ -48,11 +48,13 @@ __device__ __noinline__ void copy_bytes(void *dst, const void *src, size_t bytes
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
   const uintptr_t skew = reinterpret_cast<uintptr_t>(d) ^ reinterpret_cast<uintptr_t>(s);
-  if ((skew & 15u) == 0)
+  // The widest word both the pointers' congruence and the length allow: an 8-byte put is one 8-byte store,
+  // not a 16-byte head done byte by byte.
+  if ((skew & 15u) == 0 && bytes >= 16)
     copy_words<uint4, Scope>(d, s, bytes);
-  else if ((skew & 7u) == 0)
+  else if ((skew & 7u) == 0 && bytes >= 8)
     copy_words<uint2, Scope>(d, s, bytes);
-  else if ((skew & 3u) == 0)
+  else if ((skew & 3u) == 0 && bytes >= 4)
     copy_words<unsigned int, Scope>(d, s, bytes);
   else
     copy_words<unsigned char, Scope>(d, s, bytes);
