@@ -5,8 +5,12 @@
 //    is eventually reported even when a lower index is satisfied too).
 // 2. Waits released by another PE: PE me-1 puts a payload, fences, then updates ivars with AMOs one by
 //    one; wait_until, wait_until_all, wait_until_any and wait_until_some must return only then, and the
-//    payload must be complete when they do.
+//    payload must be complete when they do. Both sides run in one kernel (block 0 waits, block 1
+//    releases), launched cooperatively so they are co-resident; see exchange_kernel.
+// Every kernel runs under a phase_watchdog: a hang ends the program within ~20 s, naming the phase and,
+// for the exchange, the step each side reached.
 #include "device_api_common.cuh"
+#include "phase_watchdog.h"
 
 namespace {
 
@@ -148,12 +152,24 @@ __global__ void local_kernel(typename Ops::type *ivars, device_report *report) {
   EXPECT_EQ(60, Ops::test_any_v(ivars, kN, all_out, SHMEM_CMP_EQ, values) == none, 1);
 }
 
+// Where each side of exchange_kernel is, in mapped pinned host memory, so a hang report can name the step
+// without a CUDA call: waiter = the release it waits for (1-4, 5 = done), releaser = the ack it waits for
+// (1-4, 5 = done).
+struct exchange_progress {
+  int waiter, releaser;
+};
+
+__device__ void publish_step(int *word, int step) {
+  *static_cast<volatile int *>(word) = step;  // diagnostics only: no ordering needed
+}
+
 // The releasing side: payload, fence, then the ivars one step at a time, each after the waiter's ack.
 template <class Ops>
-__global__ void release_kernel(typename Ops::type *ivars, unsigned int *payload, const unsigned int *source, int *ack,
-                               int to) {
+__device__ void release_side(typename Ops::type *ivars, unsigned int *payload, const unsigned int *source, int *ack,
+                             int to, exchange_progress *progress) {
   using T = typename Ops::type;
   auto step = [&](int k) {  // wait until the waiter is ready for step k (it acks through our *ack)
+    publish_step(&progress->releaser, k);
     shmem_int_wait_until(ack, SHMEM_CMP_GE, k);
   };
   // 1: wait_until(ivars[0] == 7), after a 4 KiB payload
@@ -172,13 +188,15 @@ __global__ void release_kernel(typename Ops::type *ivars, unsigned int *payload,
   Ops::add(ivars + 1, T(30 - 11), to);
   Ops::add(ivars + 3, T(30 - 13), to);
   shmem_quiet();
+  publish_step(&progress->releaser, 5);
 }
 
 template <class Ops>
-__global__ void wait_kernel(typename Ops::type *ivars, const unsigned int *payload, int *ack, int from,
-                            device_report *report) {
+__device__ void wait_side(typename Ops::type *ivars, const unsigned int *payload, int *ack, int from,
+                          device_report *report, exchange_progress *progress) {
   using T = typename Ops::type;
   size_t ix[kN];
+  publish_step(&progress->waiter, 1);
   shmem_int_atomic_set(ack, 1, from);
   Ops::wait_until(ivars, SHMEM_CMP_EQ, T(7));
   for (unsigned int i = 0; i < kPayload; ++i)
@@ -186,11 +204,14 @@ __global__ void wait_kernel(typename Ops::type *ivars, const unsigned int *paylo
       report_failure(report, 100, i, 0xC0DE0000u + i, payload[i]);
       break;
     }
+  publish_step(&progress->waiter, 2);
   shmem_int_atomic_set(ack, 2, from);
   Ops::wait_all(ivars, kN, nullptr, SHMEM_CMP_GE, T(10));
   for (int i = 0; i < kN; ++i) EXPECT_EQ(101, ivars[i], 10 + i);
+  publish_step(&progress->waiter, 3);
   shmem_int_atomic_set(ack, 3, from);
   EXPECT_EQ(102, Ops::wait_any(ivars, kN, nullptr, SHMEM_CMP_EQ, T(20)), 2);
+  publish_step(&progress->waiter, 4);
   shmem_int_atomic_set(ack, 4, from);
   const int only_1_3[kN] = {1, 0, 1, 0};
   unsigned int seen = 0;
@@ -203,42 +224,103 @@ __global__ void wait_kernel(typename Ops::type *ivars, const unsigned int *paylo
     seen |= index_mask(ix, count);
   }
   EXPECT_EQ(104, seen, 0xau);
+  publish_step(&progress->waiter, 5);
 }
 
+// Each PE waits on its own words, released by its left neighbour (`from`), and releases its right one
+// (`to`): block 0 waits, block 1 releases. The two sides spin on each other (the releaser on the acks its
+// waiter sends), so they must run at once: one kernel launched cooperatively (shmemx_collective_launch)
+// guarantees both blocks are resident. Two kernels on two streams did not: CUDA promises no concurrency
+// between kernels, and with lazy module loading (CUDA's default) the second launch loaded its kernel
+// first, which waits for the context to go idle, behind the first kernel spinning for the other PE,
+// whose second launch waited the same way (both PEs hung in cudaLaunchKernel, nothing printed).
 template <class Ops>
-void run_type(device_report *report, unsigned int *payload, unsigned int *source, int *ack) {
+__global__ void __launch_bounds__(1)
+    exchange_kernel(typename Ops::type *ivars, unsigned int *payload, const unsigned int *source, int *ack, int from,
+                    int to, device_report *report, exchange_progress *progress) {
+  if (blockIdx.x == 0)
+    wait_side<Ops>(ivars, payload, ack, from, report, progress);
+  else
+    release_side<Ops>(ivars, payload, source, ack, to, progress);
+}
+
+constexpr int kPhaseLimitSeconds = 20;
+
+void print_exchange_progress(std::FILE *out, const void *context) {
+  const volatile exchange_progress *p = static_cast<const exchange_progress *>(context);
+  std::fprintf(out,
+               "waiter at step %d (waits for release k from PE me-1; 5 = done), releaser at step %d (waits for "
+               "ack k from PE me+1; 5 = done)",
+               p->waiter, p->releaser);
+}
+
+// Host-side state shared by every type's run.
+struct wait_test {
+  device_report *report;
+  unsigned int *payload, *source;
+  int *ack;
+  exchange_progress *progress_host, *progress_device;  // mapped pinned memory
+  cudaStream_t stream;
+};
+
+template <class Ops>
+void run_type(const wait_test &t) {
   using T = typename Ops::type;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   T *ivars = static_cast<T *>(shmem_malloc(kN * sizeof(T)));
   const T init[kN] = {T(1), T(2), T(3), T(4)};
-  CUDA_CHECK(cudaMemcpy(ivars, init, sizeof init, cudaMemcpyHostToDevice));
-  local_kernel<Ops><<<1, 1>>>(ivars, report);
-  device_sync_barrier();
   char what[256];
+
+  // Loaded now, while no kernel of any PE spins: a lazy load at launch time waits for the context to idle.
+  cudaFuncAttributes attributes;
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, local_kernel<Ops>));
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, exchange_kernel<Ops>));
+
+  // cudaMemcpy from pageable memory may return before its DMA lands; device_sync_barrier's
+  // cudaDeviceSynchronize orders it before any kernel (ours on a non-blocking stream, or another PE's).
+  CUDA_CHECK(cudaMemcpy(ivars, init, sizeof init, cudaMemcpyHostToDevice));
+  device_sync_barrier();
+  std::snprintf(what, sizeof what, "shmem_%s wait/test on this PE's own words (local_kernel)", Ops::name);
+  {
+    phase_watchdog dog(me, what, kPhaseLimitSeconds);
+    local_kernel<Ops><<<1, 1, 0, t.stream>>>(ivars, t.report);
+    CUDA_CHECK(cudaGetLastError());
+    dog.await(t.stream);
+  }
+  device_sync_barrier();
   std::snprintf(what, sizeof what, "shmem_%s wait/test return values (round = step, element = source line)", Ops::name);
-  check_device_report(report, what);
+  check_device_report(t.report, what);
 
   CUDA_CHECK(cudaMemcpy(ivars, init, sizeof init, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemset(payload, 0, kPayload * sizeof(unsigned int)));
-  CUDA_CHECK(cudaMemset(ack, 0, sizeof(int)));
-  device_sync_barrier();
-  // Each PE waits on its own words, released by its left neighbour; each releases its right one. Two
-  // streams: the releaser spins on the ack its waiter sends, so both kernels must run at once.
-  cudaStream_t waiter, releaser;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&waiter, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaStreamCreateWithFlags(&releaser, cudaStreamNonBlocking));
-  wait_kernel<Ops><<<1, 1, 0, waiter>>>(ivars, payload, ack, (me + npes - 1) % npes, report);
-  release_kernel<Ops><<<1, 1, 0, releaser>>>(ivars, payload, source, ack, (me + 1) % npes);
-  CUDA_CHECK(cudaStreamSynchronize(waiter));
-  CUDA_CHECK(cudaStreamSynchronize(releaser));
-  CUDA_CHECK(cudaStreamDestroy(waiter));
-  CUDA_CHECK(cudaStreamDestroy(releaser));
+  CUDA_CHECK(cudaMemset(t.payload, 0, kPayload * sizeof(unsigned int)));
+  CUDA_CHECK(cudaMemset(t.ack, 0, sizeof(int)));
+  t.progress_host->waiter = t.progress_host->releaser = 0;
+  device_sync_barrier();  // every PE's ivars, payload and ack are reset before any PE's exchange starts
+  std::snprintf(what, sizeof what, "shmem_%s waits released by another PE (exchange_kernel)", Ops::name);
+  {
+    phase_watchdog dog(me, what, kPhaseLimitSeconds, print_exchange_progress, t.progress_host);
+    int from = (me + npes - 1) % npes, to = (me + 1) % npes;
+    T *ivars_arg = ivars;
+    unsigned int *payload_arg = t.payload;
+    const unsigned int *source_arg = t.source;
+    int *ack_arg = t.ack;
+    device_report *report_arg = t.report;
+    exchange_progress *progress_arg = t.progress_device;
+    void *args[] = {&ivars_arg, &payload_arg, &source_arg, &ack_arg, &from, &to, &report_arg, &progress_arg};
+    const int launched = shmemx_collective_launch(reinterpret_cast<const void *>(&exchange_kernel<Ops>), dim3(2),
+                                                  dim3(1), args, 0, t.stream);
+    if (launched != 0) {
+      PE_FAIL("%s: shmemx_collective_launch(exchange_kernel, 2 blocks) returned %d", what, launched);
+      shmem_global_exit(1);
+    }
+    dog.await(t.stream);
+  }
   device_sync_barrier();
   std::snprintf(what, sizeof what,
                 "shmem_%s waits released by another PE (round 100: payload incomplete after wait_until, 101: "
                 "wait_until_all, 102: wait_until_any, 103-104: wait_until_some)",
                 Ops::name);
-  check_device_report(report, what);
+  check_device_report(t.report, what);
   shmem_free(ivars);
 }
 
@@ -249,20 +331,27 @@ int main() {
   if (skip != 0) return skip;
   shmem_init();
   if (device_state_ready("device_api_wait")) {
-    device_report *report = new_device_report();
-    unsigned int *payload = static_cast<unsigned int *>(shmem_malloc(kPayload * sizeof(unsigned int)));
-    unsigned int *source = static_cast<unsigned int *>(shmem_malloc(kPayload * sizeof(unsigned int)));
-    int *ack = static_cast<int *>(shmem_malloc(sizeof(int)));
-    unsigned int host[kPayload];
+    wait_test t{};
+    t.report = new_device_report();
+    t.payload = static_cast<unsigned int *>(shmem_malloc(kPayload * sizeof(unsigned int)));
+    t.source = static_cast<unsigned int *>(shmem_malloc(kPayload * sizeof(unsigned int)));
+    t.ack = static_cast<int *>(shmem_malloc(sizeof(int)));
+    CUDA_CHECK(cudaHostAlloc(&t.progress_host, sizeof *t.progress_host, cudaHostAllocMapped));
+    CUDA_CHECK(cudaHostGetDevicePointer(&t.progress_device, t.progress_host, 0));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&t.stream, cudaStreamNonBlocking));
+    static unsigned int host[kPayload];
     for (unsigned int i = 0; i < kPayload; ++i) host[i] = 0xC0DE0000u + i;
-    CUDA_CHECK(cudaMemcpy(source, host, sizeof host, cudaMemcpyHostToDevice));
-#define RUN_TYPE(T, N) run_type<ops_##N>(report, payload, source, ack);
+    CUDA_CHECK(cudaMemcpy(t.source, host, sizeof host, cudaMemcpyHostToDevice));
+    device_sync_barrier();  // the source's DMA has landed
+#define RUN_TYPE(T, N) run_type<ops_##N>(t);
     GPUSHMEM_AMO_TYPES(RUN_TYPE)
 #undef RUN_TYPE
-    shmem_free(ack);
-    shmem_free(source);
-    shmem_free(payload);
-    CUDA_CHECK(cudaFree(report));
+    CUDA_CHECK(cudaStreamDestroy(t.stream));
+    CUDA_CHECK(cudaFreeHost(t.progress_host));
+    shmem_free(t.ack);
+    shmem_free(t.source);
+    shmem_free(t.payload);
+    CUDA_CHECK(cudaFree(t.report));
   }
   return pe_finish("device_api_wait");
 }
