@@ -12,7 +12,11 @@
  * Common contract of every call below:
  *   - Non-blocking: the call checks its arguments, enqueues the operation and returns. The operation runs
  *     when the stream reaches it: after everything enqueued on `stream` before it, and before everything
- *     enqueued after it. Other streams are not ordered with it (join them with events).
+ *     enqueued after it. Other streams are not ordered with it (join them with events). That includes
+ *     the legacy default stream for a stream created with cudaStreamNonBlocking: data written there by a
+ *     plain cudaMemcpy / cudaMemset, which can return before it lands (a copy from pageable host memory
+ *     returns once staged), needs a synchronisation or an event before a put reads it or another PE is
+ *     told it is ready.
  *   - Completion: an operation is complete (its data visible at the target, for every PE and the CPU) when
  *     the stream has moved past it: cudaStreamSynchronize, an event recorded after it, or later work on the
  *     same stream. Buffers must stay valid until then; a put's source must not change and a get's dest must

@@ -57,11 +57,12 @@ int main() {
   STREAM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
   for (int i = 0; i < kLaunches; ++i) {
     // New data for this launch. Safe to overwrite: the peers read src and write dst only after the graph's
-    // sync_all, which this PE reaches only after this.
+    // sync_all, which this PE reaches only after this. stream_upload, not cudaMemcpy: the graph runs on a
+    // non-blocking stream, which would not wait for a pageable copy still landing on the legacy stream.
     const std::vector<unsigned char> mine = stream_bytes(me, i, kBytes);
     const std::vector<unsigned char> offered = stream_bytes(me, 100 + i, kBytes);
-    STREAM_CUDA_OK(cudaMemcpy(payload, mine.data(), kBytes, cudaMemcpyHostToDevice));
-    STREAM_CUDA_OK(cudaMemcpy(src, offered.data(), kBytes, cudaMemcpyHostToDevice));
+    stream_upload(payload, mine.data(), kBytes);
+    stream_upload(src, offered.data(), kBytes);
     STREAM_CUDA_OK(cudaGraphLaunch(exec, stream));
     STREAM_CUDA_OK(cudaStreamSynchronize(stream));
 

@@ -27,9 +27,11 @@ struct Ring {
   unsigned char *pinned;  // pinned host memory, kBytes
 };
 
+// Fills device memory with stream_pattern(writer, step); the bytes have landed when it returns (see
+// stream_upload: the puts and gets that read them run on other streams and on other PEs).
 void upload(void *device, int writer, int step, size_t n) {
   const std::vector<unsigned char> v = stream_bytes(writer, step, n);
-  STREAM_CUDA_OK(cudaMemcpy(device, v.data(), n, cudaMemcpyDefault));
+  stream_upload(device, v.data(), n);
 }
 
 // One put of the source's `bytes` bytes (stream_pattern(me, step)) into the next PE's dst + offset on
@@ -89,8 +91,8 @@ void typed(Ring &r) {
   }
   int *dev_ints = reinterpret_cast<int *>(r.dev);
   shmem_barrier_all();  // the next PE has finished getting from src
-  STREAM_CUDA_OK(cudaMemcpy(dev_ints, my_ints.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  STREAM_CUDA_OK(cudaMemcpy(doubles, my_doubles.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+  stream_upload(dev_ints, my_ints.data(), n * sizeof(int));
+  stream_upload(doubles, my_doubles.data(), n * sizeof(double));
   shmem_barrier_all();  // every PE's src holds its doubles
   shmemx_int_put_on_stream(ints, dev_ints, n, r.next, r.stream);
   shmemx_longdouble_put_on_stream(longs, my_longs.data(), n, r.next, r.stream);
@@ -117,6 +119,8 @@ void typed(Ring &r) {
 }
 
 void signals(Ring &r) {
+  // cudaMemset of device memory may return before it runs (on the legacy stream): upload's device
+  // synchronisation finishes it before the barrier, so no PE's signal can land first and be zeroed.
   STREAM_CUDA_OK(cudaMemset(r.sig, 0, 8 * sizeof(uint64_t)));
   upload(r.dev, r.me, 8, kBytes);
   shmem_barrier_all();  // every PE's signal words are zero

@@ -43,6 +43,16 @@ inline bool stream_gpu_mode(const void *sym, int next) {
   return true;
 }
 
+// Copies n bytes of host memory into device memory and returns once they are there. A plain cudaMemcpy is
+// not enough before stream-ordered operations: from pageable host memory it returns once the bytes are
+// staged, while the DMA into device memory may still be running (documented CUDA behaviour), and it runs on
+// the legacy default stream, which a cudaStreamNonBlocking stream does not wait for. A put enqueued next on
+// such a stream, or another PE's get after a host barrier, would then read the old bytes.
+inline void stream_upload(void *device, const void *host, size_t n) {
+  STREAM_CUDA_OK(cudaMemcpy(device, host, n, cudaMemcpyDefault));
+  STREAM_CUDA_OK(cudaDeviceSynchronize());
+}
+
 // Byte k of what PE `writer` sends in step `step`.
 inline unsigned char stream_pattern(int writer, int step, size_t k) {
   return static_cast<unsigned char>(writer * 53 + step * 29 + k * 7 + 1);
