@@ -75,6 +75,7 @@ __global__ void raw_kernel(uint64_t *peer_word, int warm, int iters, int reps, u
 template <int O>
 void launch(bool raw, uint64_t *word, const perf_args &a, unsigned long long *ns, unsigned long long *bad,
             cudaStream_t st) {
+  perf_spin_up(st, a.spin_up_ms);
   if (raw)
     raw_kernel<O><<<1, 1, 0, st>>>(word, a.warmup, a.iters, a.repeats, ns, bad);
   else
@@ -92,8 +93,9 @@ int main(int argc, char **argv) {
 
   uint64_t *word = static_cast<uint64_t *>(shmem_malloc(sizeof(uint64_t)));
   unsigned long long *ns = nullptr, *bad = nullptr;
-  PERF_CUDA_CHECK(cudaMallocManaged(&ns, static_cast<size_t>(a.repeats) * sizeof *ns));
-  PERF_CUDA_CHECK(cudaMallocManaged(&bad, sizeof *bad));
+  /* pinned, not managed: no page fault when the kernel first writes them */
+  PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns));
+  PERF_CUDA_CHECK(cudaMallocHost(&bad, sizeof *bad));
   uint64_t *peer = s.me == 0 ? static_cast<uint64_t *>(perf_peer_ptr(word, 1)) : nullptr;
   const unsigned long long total = static_cast<unsigned long long>(a.warmup) + 1ull * a.iters * a.repeats;
   if (s.me == 0) {
@@ -173,8 +175,8 @@ int main(int argc, char **argv) {
           .print();
     }
   }
-  PERF_CUDA_CHECK(cudaFree(ns));
-  PERF_CUDA_CHECK(cudaFree(bad));
+  PERF_CUDA_CHECK(cudaFreeHost(ns));
+  PERF_CUDA_CHECK(cudaFreeHost(bad));
   shmem_free(word);
   return perf_finish(s);
 }

@@ -75,6 +75,7 @@ __global__ void raw_kernel(void *peer_dest, int warm, int iters, int reps, unsig
 template <int O>
 void launch(bool raw, void *dest, void *peer, uint64_t *scratch, const perf_args &a, unsigned long long *ns,
             cudaStream_t st) {
+  perf_spin_up(st, a.spin_up_ms);
   if (raw)
     raw_kernel<O><<<1, 1, 0, st>>>(peer, a.warmup, a.iters, a.repeats, ns);
   else
@@ -94,7 +95,7 @@ int main(int argc, char **argv) {
   uint64_t *scratch = nullptr;
   unsigned long long *ns = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&scratch, sizeof *scratch));
-  PERF_CUDA_CHECK(cudaMallocManaged(&ns, static_cast<size_t>(a.repeats) * sizeof *ns));
+  PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns)); /* pinned: no page faults */
   void *peer = s.me == 0 ? perf_peer_ptr(dest, 1) : nullptr;
   if (s.me == 0) {
     if (peer == nullptr) std::printf("# PE 1 is not load/store reachable from PE 0: no raw column\n");
@@ -160,7 +161,7 @@ int main(int argc, char **argv) {
     }
   }
   PERF_CUDA_CHECK(cudaFree(scratch));
-  PERF_CUDA_CHECK(cudaFree(ns));
+  PERF_CUDA_CHECK(cudaFreeHost(ns));
   shmem_free(dest);
   return perf_finish(s);
 }

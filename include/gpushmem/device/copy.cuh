@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <type_traits>
+
+#include "gpushmem/device/scope.cuh"
+
 namespace gpushmem {
 namespace device {
 
@@ -58,6 +62,25 @@ __device__ __noinline__ void copy_bytes(void *dst, const void *src, size_t bytes
     copy_words<unsigned int, Scope>(d, s, bytes);
   else
     copy_words<unsigned char, Scope>(d, s, bytes);
+}
+
+/* What put, get and put-with-signal call. A lone thread moving one aligned 4- or 8-byte word (the
+   8-byte put of a latency loop, a put_signal's small payload) does it inline: one load and one store,
+   without the call into copy_bytes and its alignment dispatch. */
+template <class Scope>
+__device__ __forceinline__ void copy_data(void *dst, const void *src, size_t bytes) {
+  if constexpr (std::is_same_v<Scope, thread_scope>) {
+    const uintptr_t both = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
+    if (bytes == 8 && (both & 7u) == 0) {
+      *static_cast<uint64_t *>(dst) = *static_cast<const uint64_t *>(src);
+      return;
+    }
+    if (bytes == 4 && (both & 3u) == 0) {
+      *static_cast<uint32_t *>(dst) = *static_cast<const uint32_t *>(src);
+      return;
+    }
+  }
+  copy_bytes<Scope>(dst, src, bytes);
 }
 
 /* dst[i * dst_stride] = src[i * src_stride] for i < nelems (iput / iget); strides count elements. */

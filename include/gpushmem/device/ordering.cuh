@@ -54,6 +54,16 @@ __device__ __forceinline__ T poll_load(const T *word) {
   return system_atomic<T>(*const_cast<T *>(word)).load(cuda::memory_order_relaxed);
 }
 
+/* The load that ends a wait: an acquire at system scope, so the data delivered before the value it reads
+   (a signal's payload, the puts before a barrier arrival) is visible to this thread's later loads. A spin
+   polls with poll_load and confirms with this once the condition holds: an ld.acquire only keeps later
+   loads from using stale L1 lines, where acquire_after_wait's fence also drains every earlier store of
+   this thread to the system (a membar per wait on the round trip's critical path). */
+template <class T>
+__device__ __forceinline__ T acquire_load(const T *word) {
+  return system_atomic<T>(*const_cast<T *>(word)).load(cuda::memory_order_acquire);
+}
+
 /* After a wait or test saw the value it waited for: the data delivered before that update (a signal's
    payload, the puts before a barrier) is visible to this thread's later loads. */
 __device__ __forceinline__ void acquire_after_wait() {

@@ -33,14 +33,14 @@ __device__ __forceinline__ T g(const char *call, const T *source, int pe) {
 template <class Scope>
 __device__ __forceinline__ void putmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
   Scope::sync();
-  copy_bytes<Scope>(remote(call, "dest", static_cast<char *>(dest), bytes, pe), source, bytes);
+  copy_data<Scope>(remote(call, "dest", static_cast<char *>(dest), bytes, pe), source, bytes);
   Scope::sync();
 }
 
 template <class Scope>
 __device__ __forceinline__ void getmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
   Scope::sync();
-  copy_bytes<Scope>(dest, remote(call, "source", static_cast<const char *>(source), bytes, pe), bytes);
+  copy_data<Scope>(dest, remote(call, "source", static_cast<const char *>(source), bytes, pe), bytes);
   Scope::sync();
 }
 

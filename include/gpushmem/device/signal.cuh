@@ -27,7 +27,7 @@ __device__ __forceinline__ void putmem_signal(const char *call, void *dest, cons
   Scope::sync();
   char *r = remote(call, "dest", static_cast<char *>(dest), bytes, pe);
   uint64_t *rsig = remote(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
-  copy_bytes<Scope>(r, source, bytes);
+  copy_data<Scope>(r, source, bytes);
   Scope::sync();
   if (Scope::rank() == 0) {
     if (sig_op == SHMEM_SIGNAL_ADD)

@@ -70,14 +70,18 @@ __device__ __forceinline__ void check_wait_args(const char *call, const T *ivars
   }
 }
 
-/* Spins until *word satisfies cmp, then acquires; returns the value that satisfied it. No checks. */
+/* Spins until *word satisfies cmp; returns the value that satisfied it, read by an acquire load (so the
+   data delivered before exactly that value is visible). The spin itself uses relaxed loads; the acquire
+   re-reads the word once they see the condition, and the spin goes on if the word changed back in
+   between (possible with NE, LT, ... and SIGNAL_SET). No checks. */
 template <class T>
 __device__ __forceinline__ T wait_value(T *word, int cmp, T target) {
-  T seen;
-  while (!compare(seen = poll_load(word), cmp, target)) {
+  for (;;) {
+    if (compare(poll_load(word), cmp, target)) {
+      const T seen = acquire_load(word);
+      if (compare(seen, cmp, target)) return seen;
+    }
   }
-  acquire_after_wait();
-  return seen;
 }
 
 template <class T>
@@ -89,9 +93,7 @@ __device__ __forceinline__ T wait_until(const char *call, T *ivar, int cmp, T ta
 template <class T>
 __device__ __forceinline__ int test(const char *call, T *ivar, int cmp, T target) {
   check_wait_args(call, ivar, 1, cmp);
-  if (!compare(poll_load(ivar), cmp, target)) return 0;
-  acquire_after_wait();
-  return 1;
+  return compare(acquire_load(ivar), cmp, target) ? 1 : 0;  // one load: an acquire costs less than a fence
 }
 
 template <class T, class Targets>

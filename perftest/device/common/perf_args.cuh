@@ -8,6 +8,8 @@
  *   -c N      CTAs                   -t N      threads per CTA
  *   -s SCOPE  thread | warp | block  -a OP     operation (program-specific)
  *   -d TYPE   data type (program-specific)
+ *   -W MS     before each timed kernel, every SM of this PE's GPU spins MS milliseconds (default 20), so
+ *             the timed kernel starts at full clocks rather than on the way up from idle (every program)
  */
 #ifndef GPUSHMEM_PERF_ARGS_CUH
 #define GPUSHMEM_PERF_ARGS_CUH
@@ -29,6 +31,7 @@ struct perf_args {
   const char *scope = "thread";
   const char *op = "";
   const char *type = "";
+  int spin_up_ms = 20;
 };
 
 /* "64M" -> 67108864. Returns 0 for anything that is not a positive size. */
@@ -68,6 +71,8 @@ inline const char *perf_option_help(char letter) {
       return "-a OP     operation";
     case 'd':
       return "-d TYPE   data type";
+    case 'W':
+      return "-W MS     spin every SM MS milliseconds before each timed kernel (default 20; 0: off)";
     default:
       return "";
   }
@@ -76,6 +81,7 @@ inline const char *perf_option_help(char letter) {
 [[noreturn]] inline void perf_usage(const char *prog, const char *accepted, const char *extra) {
   std::fprintf(stderr, "usage: %s [options]\n", prog);
   for (const char *c = accepted; *c != '\0'; ++c) std::fprintf(stderr, "  %s\n", perf_option_help(*c));
+  std::fprintf(stderr, "  %s\n", perf_option_help('W'));
   if (extra != nullptr && *extra != '\0') std::fprintf(stderr, "%s\n", extra);
   std::exit(2);
 }
@@ -86,10 +92,12 @@ inline const char *perf_option_help(char letter) {
 inline void perf_parse_args(int argc, char **argv, const char *accepted, const char *extra, perf_args *a) {
   char spec[64];
   size_t k = 0;
-  for (const char *c = accepted; *c != '\0' && k + 2 < sizeof spec; ++c) {
+  for (const char *c = accepted; *c != '\0' && k + 4 < sizeof spec; ++c) {
     spec[k++] = *c;
     spec[k++] = ':';
   }
+  spec[k++] = 'W'; /* every program takes -W */
+  spec[k++] = ':';
   spec[k] = '\0';
   int opt;
   while ((opt = getopt(argc, argv, spec)) != -1) {
@@ -124,6 +132,9 @@ inline void perf_parse_args(int argc, char **argv, const char *accepted, const c
       case 'd':
         a->type = optarg;
         break;
+      case 'W':
+        a->spin_up_ms = std::atoi(optarg);
+        break;
       default:
         perf_usage(argv[0], accepted, extra);
     }
@@ -133,10 +144,10 @@ inline void perf_parse_args(int argc, char **argv, const char *accepted, const c
     perf_usage(argv[0], accepted, extra);
   }
   if (a->min_bytes == 0 || a->max_bytes < a->min_bytes || a->iters < 1 || a->warmup < 0 || a->repeats < 1 ||
-      a->ctas < 1 || a->threads < 1 || a->threads > 1024) {
+      a->ctas < 1 || a->threads < 1 || a->threads > 1024 || a->spin_up_ms < 0) {
     std::fprintf(stderr,
                  "%s: bad arguments (need -b >= 1, -e >= -b, -n >= 1, -w >= 0, -r >= 1, -c >= 1, "
-                 "1 <= -t <= 1024)\n",
+                 "1 <= -t <= 1024, -W >= 0)\n",
                  argv[0]);
     perf_usage(argv[0], accepted, extra);
   }

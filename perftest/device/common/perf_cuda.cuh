@@ -86,6 +86,25 @@ __device__ inline void perf_raw_wait(const volatile uint64_t *flag, uint64_t v, 
   }
 }
 
+__global__ void perf_spin_kernel(unsigned long long ns) {
+  const uint64_t t0 = perf_clock_ns();
+  while (perf_clock_ns() - t0 < ns) {
+  }
+}
+
+/* Enqueues on `stream` a kernel that keeps every SM of the current GPU busy for `ms` milliseconds (nothing
+   when ms is 0). A latency kernel is one thread: launched on a GPU that idled through the host-side
+   barriers and checks before it, it would run its first windows while the clocks climb back from idle,
+   which shows up as windows several times slower than the rest (max far above min in the tables). */
+inline void perf_spin_up(cudaStream_t stream, int ms) {
+  if (ms <= 0) return;
+  int device = 0, sms = 1;
+  PERF_CUDA_CHECK(cudaGetDevice(&device));
+  PERF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  perf_spin_kernel<<<sms, 128, 0, stream>>>(static_cast<unsigned long long>(ms) * 1000000ull);
+  PERF_CUDA_CHECK(cudaGetLastError());
+}
+
 /* Microseconds per step of each window perf_timed_loop stored (ns: host-readable memory). */
 inline std::vector<double> perf_window_us(const unsigned long long *ns, int reps, int iters) {
   std::vector<double> us;

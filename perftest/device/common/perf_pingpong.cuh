@@ -30,8 +30,10 @@ inline perf_pingpong perf_pingpong_setup(perf_session &s, const perf_args &a) {
   perf_pingpong p;
   p.peer = s.me < 2 ? 1 - s.me : -1;
   p.sig = static_cast<uint64_t *>(shmem_malloc(sizeof(uint64_t)));
-  PERF_CUDA_CHECK(cudaMallocManaged(&p.ns, static_cast<size_t>(a.repeats) * sizeof *p.ns));
-  PERF_CUDA_CHECK(cudaMallocManaged(&p.bad, sizeof *p.bad));
+  /* pinned host memory, not managed: a kernel's first store to a managed page that the host touched last
+     is a page fault and a migration in the middle of the timed loop */
+  PERF_CUDA_CHECK(cudaMallocHost(&p.ns, static_cast<size_t>(a.repeats) * sizeof *p.ns));
+  PERF_CUDA_CHECK(cudaMallocHost(&p.bad, sizeof *p.bad));
   if (p.peer >= 0) p.peer_sig = static_cast<uint64_t *>(perf_peer_ptr(p.sig, p.peer));
   const long long unreachable = p.peer >= 0 && p.peer_sig == nullptr ? 1 : 0;
   p.raw_ok = perf_job_sum(s, unreachable) == 0;
@@ -52,12 +54,14 @@ inline void perf_pingpong_reset(perf_pingpong &p, void *data, size_t n) {
   shmem_barrier_all();
 }
 
-/* Collective: runs `launch` (which enqueues one kernel on s.stream) on PE 0 and PE 1 and waits for it.
+/* Collective: runs `launch` (which enqueues one kernel on s.stream) on PE 0 and PE 1, after the -W spin-up,
+   and waits for it.
    Returns PE 0's microseconds per round trip (an invalid stat on the other PEs). */
 template <class Launch>
 perf_stat perf_pingpong_run(perf_session &s, perf_pingpong &p, const perf_args &a, Launch &&launch) {
   perf_stat rtt;
   if (p.peer >= 0) {
+    perf_spin_up(s.stream, a.spin_up_ms);
     launch();
     PERF_CUDA_CHECK(cudaGetLastError());
     PERF_CUDA_CHECK(cudaStreamSynchronize(s.stream));
@@ -68,8 +72,8 @@ perf_stat perf_pingpong_run(perf_session &s, perf_pingpong &p, const perf_args &
 }
 
 inline void perf_pingpong_free(perf_pingpong &p) {
-  PERF_CUDA_CHECK(cudaFree(p.ns));
-  PERF_CUDA_CHECK(cudaFree(p.bad));
+  PERF_CUDA_CHECK(cudaFreeHost(p.ns));
+  PERF_CUDA_CHECK(cudaFreeHost(p.bad));
   shmem_free(p.sig);
 }
 
