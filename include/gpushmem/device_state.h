@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GPUSHMEM_DEVICE_STATE_VERSION 2
+#define GPUSHMEM_DEVICE_STATE_VERSION 3
 
 /* The first bytes of every PE's GPU heap belong to the runtime (device barrier counters, sync words);
    user allocations start after them. Zeroed at init. Its layout is device/internal_area.cuh's. */
@@ -41,7 +41,15 @@ typedef struct gpushmem_device_state {
   uint8_t *peer_transport; /* device array [n_pes]: enum gpushmem_peer_transport */
   uint32_t error_checks;   /* nonzero: device calls check PE range and symmetric addresses, then trap */
   uint32_t reserved32;
-  uint64_t reserved[7]; /* room for the proxy and IBGDA tables without changing the size */
+  /* Fast path to node-local heaps without a memory load: when the node's PEs are the world PEs
+     first_local_pe .. first_local_pe + local_fast_count - 1 and all are mapped, PE pe's heap is at
+     slot0 + (pe - first_local_pe) * slot_stride. local_fast_count 0: use peer_base[]. The table lives in
+     global memory, which a system-scope fence can evict from L1; these fields live in the constant bank. */
+  char *slot0;
+  uint64_t slot_stride;
+  int32_t first_local_pe;
+  int32_t local_fast_count;
+  uint64_t reserved[4]; /* room for the proxy and IBGDA tables without changing the size */
 } gpushmem_device_state_t;
 
 /* The layout both compilers must agree on (LP64). */
@@ -49,6 +57,8 @@ typedef struct gpushmem_device_state {
 static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
 static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, error_checks) == 48, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, slot0) == 56, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, local_fast_count) == 76, "device state layout changed");
 #else
 _Static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
 _Static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");

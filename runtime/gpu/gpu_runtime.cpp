@@ -81,6 +81,16 @@ gpushmem_device_state_t device_state(const Session &s) {
   st.peer_base = s.d_peer_base;
   st.peer_transport = s.d_peer_transport;
   st.error_checks = r.error_checks ? 1 : 0;
+  // The fast path holds when the node's PEs are consecutive world PEs, each mapped at its slot.
+  const std::vector<int> &local = r.topology.local_pes;
+  bool fast = !local.empty();
+  for (size_t i = 0; fast && i < local.size(); ++i)
+    fast = local[i] == local.front() + static_cast<int>(i) &&
+           r.gpu.peer_base[local[i]] == s.heap.slot(static_cast<int>(i));
+  st.slot0 = s.heap.slot(0);
+  st.slot_stride = static_cast<uint64_t>(s.heap.slot(local.size() > 1 ? 1 : 0) - s.heap.slot(0));
+  st.first_local_pe = local.empty() ? 0 : local.front();
+  st.local_fast_count = fast && (local.size() == 1 || st.slot_stride != 0) ? static_cast<int32_t>(local.size()) : 0;
   return st;
 }
 

@@ -92,6 +92,13 @@ int main(int argc, char **argv) {
   PE_CHECK(g_state.heap_base != nullptr && g_state.peer_base != nullptr && g_state.peer_transport != nullptr,
            "device state has heap_base=%p peer_base=%p peer_transport=%p", static_cast<void *>(g_state.heap_base),
            static_cast<void *>(g_state.peer_base), static_cast<void *>(g_state.peer_transport));
+  // One node, every peer mapped: the constant-bank fast path to peer heaps must be on and agree with the table.
+  PE_CHECK(g_state.local_fast_count == npes && g_state.first_local_pe == 0,
+           "device state fast path covers PEs %d..+%d, expected 0..+%d", g_state.first_local_pe,
+           g_state.local_fast_count, npes);
+  PE_CHECK(g_state.slot0 + static_cast<uint64_t>(me) * g_state.slot_stride == g_state.heap_base,
+           "slot0 %p + %d * stride %llu is not this PE's heap %p", static_cast<void *>(g_state.slot0), me,
+           static_cast<unsigned long long>(g_state.slot_stride), static_cast<void *>(g_state.heap_base));
   const uint64_t first_heap_size = g_state.heap_size;
   PE_CHECK(first_heap_size == 4u << 20, "initial GPU heap %llu bytes, expected one 4 MiB chunk",
            static_cast<unsigned long long>(first_heap_size));

@@ -16,6 +16,15 @@ namespace gpushmem {
 namespace device {
 namespace {
 
+/* Base of PE pe's heap as mapped here, or NULL: arithmetic on constant-bank fields for node-local peers
+   (no dependent global load, which a system-scope fence may have evicted from L1), else the table. */
+__device__ __forceinline__ char *peer_heap(int pe) {
+  const gpushmem_device_state_t &s = state();
+  const unsigned rel = static_cast<unsigned>(pe - s.first_local_pe);
+  if (rel < static_cast<unsigned>(s.local_fast_count)) return s.slot0 + static_cast<uint64_t>(rel) * s.slot_stride;
+  return s.peer_base == nullptr ? nullptr : s.peer_base[pe];
+}
+
 /* Where `bytes` bytes at symmetric `sym` on PE `pe` are reached from here. `arg` names the argument in
    error reports. The two unconditional tests read uniform constant memory and cost next to nothing;
    they turn a use before init and an unmapped peer into a message instead of a fault. */
@@ -25,11 +34,16 @@ __device__ __forceinline__ T *remote(const char *call, const char *arg, T *sym, 
     check_pe(call, pe, sym);
     check_symmetric(call, arg, sym, bytes, pe);
   }
-  char *const *peer_base = state().peer_base;
+  const gpushmem_device_state_t &s = state();
+  const ptrdiff_t offset = reinterpret_cast<const char *>(sym) - s.heap_base;
+  // Node-local peers: the address is arithmetic on constant-bank fields, no dependent global load.
+  const unsigned rel = static_cast<unsigned>(pe - s.first_local_pe);
+  if (rel < static_cast<unsigned>(s.local_fast_count))
+    return reinterpret_cast<T *>(s.slot0 + static_cast<uint64_t>(rel) * s.slot_stride + offset);
+  char *const *peer_base = s.peer_base;
   if (peer_base == nullptr) fail_not_initialized(call);
   char *base = peer_base[pe];
   if (base == nullptr) fail_unreachable(call, pe, sym);
-  const ptrdiff_t offset = reinterpret_cast<const char *>(sym) - state().heap_base;
   return reinterpret_cast<T *>(base + offset);
 }
 
@@ -42,7 +56,7 @@ __device__ __forceinline__ T *local(const char *call, const char *arg, T *sym, s
 
 /* The runtime's words at the start of PE `pe`'s heap, as reached from here (NULL when not mapped). */
 __device__ __forceinline__ internal_area *internal_area_of(int pe) {
-  return reinterpret_cast<internal_area *>(state().peer_base[pe]);
+  return reinterpret_cast<internal_area *>(peer_heap(pe));
 }
 __device__ __forceinline__ internal_area *my_internal_area() {
   return reinterpret_cast<internal_area *>(state().heap_base);
@@ -54,7 +68,7 @@ __device__ __forceinline__ void *pointer_to(const void *sym, int pe) {
   if (s.peer_base == nullptr || pe < 0 || pe >= s.n_pes) return nullptr;
   const char *p = static_cast<const char *>(sym);
   if (p < s.heap_base + GPUSHMEM_DEVICE_INTERNAL_BYTES || p >= s.heap_base + s.heap_size) return nullptr;
-  char *base = s.peer_base[pe];
+  char *base = peer_heap(pe);
   return base == nullptr ? nullptr : base + (p - s.heap_base);
 }
 
