@@ -20,11 +20,11 @@
 #define GPUSHMEM_TYPES_SIZES(X) X(size_t, size) X(ptrdiff_t, ptrdiff)
 
 /* T-RMA: the standard RMA types (24). */
-#define GPUSHMEM_RMA_TYPES(X)                                                                                         \
-  GPUSHMEM_TYPES_FLOATING(X)                                                                                          \
-  GPUSHMEM_TYPES_CHARS(X)                                                                                             \
-  GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) \
-      GPUSHMEM_TYPES_SIZES(X)
+#define GPUSHMEM_RMA_TYPES(X) \
+  GPUSHMEM_TYPES_FLOATING(X)  \
+  GPUSHMEM_TYPES_CHARS(X)     \
+  GPUSHMEM_TYPES_SIGNED(X)    \
+  GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) GPUSHMEM_TYPES_SIZES(X)
 
 /* The distinct C types among T-RMA: the fixed-width and size types are typedefs of these, and a _Generic
    selection or an overload set may list each type once. */
@@ -35,18 +35,20 @@
    preprocessor never expands a macro inside its own expansion, so if the selections used the group macros
    above, a program that stamps code with GPUSHMEM_RMA_TYPES and calls shmem_put inside it would not
    compile. Keep the two lists identical (tests/unit checks every T-RMA type through the generic names). */
-#define GPUSHMEM_GENERIC_SELECTION_TYPES(X)                                                                            \
-  X(float, float)                                                                                                      \
-  X(double, double) X(long double, longdouble) X(char, char) X(signed char, schar) X(unsigned char, uchar)             \
-      X(short, short) X(int, int) X(long, long) X(long long, longlong) X(unsigned short, ushort) X(unsigned int, uint) \
-          X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define GPUSHMEM_GENERIC_SELECTION_TYPES(X)                                                                          \
+  X(float, float)                                                                                                    \
+  X(double, double)                                                                                                  \
+  X(long double, longdouble) X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short) X(int, int) \
+      X(long, long) X(long long, longlong) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong)   \
+          X(unsigned long long, ulonglong)
 
 /* T-AMO: the standard AMO types (12). */
-#define GPUSHMEM_AMO_TYPES(X)                                                                           \
-  X(int, int)                                                                                           \
-  X(long, long)                                                                                         \
-  X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
-      X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64) GPUSHMEM_TYPES_SIZES(X)
+#define GPUSHMEM_AMO_TYPES(X)                                                                                        \
+  X(int, int)                                                                                                        \
+  X(long, long)                                                                                                      \
+  X(long long, longlong)                                                                                             \
+  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64) \
+      X(uint32_t, uint32) X(uint64_t, uint64) GPUSHMEM_TYPES_SIZES(X)
 
 /* T-AMOX: the extended AMO types (14), for fetch, set and swap. */
 #define GPUSHMEM_AMOX_TYPES(X) GPUSHMEM_AMO_TYPES(X) X(float, float) X(double, double)
