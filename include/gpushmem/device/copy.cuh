@@ -33,15 +33,12 @@ __device__ __forceinline__ void copy_words(char *dst, const char *src, size_t by
   const V *s = reinterpret_cast<const V *>(src + head);
   const size_t words = (bytes - head) / sizeof(V);
   size_t i = lane;
-  // Eight loads in flight per lane before the stores: a few CTAs must keep enough bytes in flight to cover
-  // the latency of HBM reads once the source no longer fits in L2 (large puts from few CTAs).
-  constexpr int kUnroll = 8;
-  for (; i + (kUnroll - 1) * lanes < words; i += kUnroll * lanes) {
-    V v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = s[i + u * lanes];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) d[i + u * lanes] = v[u];
+  for (; i + 3 * lanes < words; i += 4 * lanes) {
+    const V a = s[i], b = s[i + lanes], c = s[i + 2 * lanes], e = s[i + 3 * lanes];
+    d[i] = a;
+    d[i + lanes] = b;
+    d[i + 2 * lanes] = c;
+    d[i + 3 * lanes] = e;
   }
   for (; i < words; i += lanes) d[i] = s[i];
 
