@@ -192,6 +192,124 @@ GPUSHMEM_RMA_SIZES(GPUSHMEM_DECLARE_SIZED_RMA)
 #undef GPUSHMEM_DECLARE_SIZED_RMA
 #endif
 
+/* ---- AMOs (host: same-node PEs; words in the GPU heap need the device API) --------------------------
+   Every operation is atomic against the other AMOs of the same type on the same word, from any PE. Fetching
+   forms return the old value; the _nbi forms store it in the local *fetch (same node: before they return). */
+#define GPUSHMEM_DECLARE_FETCH_OP(T, N, FETCH, PLAIN)                 \
+  T shmem_##N##_##FETCH(T *dest, T value, int pe);                    \
+  void shmem_##N##_##FETCH##_nbi(T *fetch, T *dest, T value, int pe); \
+  void shmem_##N##_##PLAIN(T *dest, T value, int pe);
+#define GPUSHMEM_DECLARE_AMOX(T, N)                                     \
+  T shmem_##N##_atomic_fetch(const T *source, int pe);                  \
+  void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe); \
+  void shmem_##N##_atomic_set(T *dest, T value, int pe);                \
+  T shmem_##N##_atomic_swap(T *dest, T value, int pe);                  \
+  void shmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe);
+#define GPUSHMEM_DECLARE_AMO(T, N)                                                      \
+  T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe);                  \
+  void shmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe); \
+  T shmem_##N##_atomic_fetch_inc(T *dest, int pe);                                      \
+  void shmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe);                     \
+  void shmem_##N##_atomic_inc(T *dest, int pe);                                         \
+  GPUSHMEM_DECLARE_FETCH_OP(T, N, atomic_fetch_add, atomic_add)
+#define GPUSHMEM_DECLARE_AMOB(T, N)                             \
+  GPUSHMEM_DECLARE_FETCH_OP(T, N, atomic_fetch_and, atomic_and) \
+  GPUSHMEM_DECLARE_FETCH_OP(T, N, atomic_fetch_or, atomic_or)   \
+  GPUSHMEM_DECLARE_FETCH_OP(T, N, atomic_fetch_xor, atomic_xor)
+#ifndef GPUSHMEMI_DEVICE_API
+GPUSHMEM_AMOX_TYPES(GPUSHMEM_DECLARE_AMOX)
+GPUSHMEM_AMO_TYPES(GPUSHMEM_DECLARE_AMO)
+GPUSHMEM_AMOB_TYPES(GPUSHMEM_DECLARE_AMOB)
+#endif
+#undef GPUSHMEM_DECLARE_AMOX
+#undef GPUSHMEM_DECLARE_AMO
+#undef GPUSHMEM_DECLARE_AMOB
+#undef GPUSHMEM_DECLARE_FETCH_OP
+
+/* Deprecated AMO names (host only): fetch / set / swap, cswap / finc / inc / fadd / add. */
+#define GPUSHMEM_DECLARE_DEPRECATED_AMOX(T, N)    \
+  T shmem_##N##_fetch(const T *source, int pe);   \
+  void shmem_##N##_set(T *dest, T value, int pe); \
+  T shmem_##N##_swap(T *dest, T value, int pe);
+#define GPUSHMEM_DECLARE_DEPRECATED_AMO(T, N)            \
+  T shmem_##N##_cswap(T *dest, T cond, T value, int pe); \
+  T shmem_##N##_finc(T *dest, int pe);                   \
+  void shmem_##N##_inc(T *dest, int pe);                 \
+  T shmem_##N##_fadd(T *dest, T value, int pe);          \
+  void shmem_##N##_add(T *dest, T value, int pe);
+GPUSHMEM_DEPRECATED_AMOX_TYPES(GPUSHMEM_DECLARE_DEPRECATED_AMOX)
+GPUSHMEM_DEPRECATED_AMO_TYPES(GPUSHMEM_DECLARE_DEPRECATED_AMO)
+#undef GPUSHMEM_DECLARE_DEPRECATED_AMOX
+#undef GPUSHMEM_DECLARE_DEPRECATED_AMO
+
+/* ---- Signals ------------------------------------------------------------------------------------
+   put_signal copies the payload to `dest` on PE pe, then updates the 64-bit symmetric *sig_addr there
+   (sig_op SHMEM_SIGNAL_SET stores `signal`, SHMEM_SIGNAL_ADD adds it): a PE that sees the update sees the
+   payload. Earlier puts are not covered without shmem_fence. */
+#define GPUSHMEM_DECLARE_TYPED_SIGNAL(T, N)                                                                     \
+  void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+                              int sig_op, int pe);                                                              \
+  void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                  int sig_op, int pe);
+#ifndef GPUSHMEMI_DEVICE_API
+GPUSHMEM_RMA_TYPES(GPUSHMEM_DECLARE_TYPED_SIGNAL)
+#define GPUSHMEM_DECLARE_SIZED_SIGNAL(S)                                                                             \
+  void shmem_put##S##_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+                             int sig_op, int pe);                                                                    \
+  void shmem_put##S##_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                 int sig_op, int pe);
+GPUSHMEM_RMA_SIZES(GPUSHMEM_DECLARE_SIZED_SIGNAL)
+#undef GPUSHMEM_DECLARE_SIZED_SIGNAL
+void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                         int pe);
+void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                             int sig_op, int pe);
+/* This PE's signal word (an acquire load). */
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+/* Waits until this PE's signal word satisfies `cmp` against cmp_value; returns the value that did. */
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+#else
+GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEM_DECLARE_TYPED_SIGNAL)
+#endif
+#undef GPUSHMEM_DECLARE_TYPED_SIGNAL
+
+/* ---- Point-to-point synchronisation ---------------------------------------------------------------
+   ivar / ivars are symmetric words of this PE that other PEs update with AMOs of the same type. Waits
+   return with acquire order and log what they wait for every GPUSHMEM_HANG_WARN seconds; they spin
+   briefly, then yield the core (at once on an oversubscribed node). status: NULL or one int per element,
+   0 includes it. Empty sets (nelems 0 or all excluded): wait_until_all and test_all return at once (1),
+   wait_until_any and test_any return SIZE_MAX, wait_until_some and test_some return 0. any / some scans
+   start past the element reported last, so every satisfied element is eventually reported. */
+#define GPUSHMEM_DECLARE_WAIT_ONE(T, N)                       \
+  void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value); \
+  int shmem_##N##_test(T *ivar, int cmp, T cmp_value);
+#define GPUSHMEM_DECLARE_WAIT_SET(T, N, SUFFIX, ARG)                                                               \
+  void shmem_##N##_wait_until_all##SUFFIX(T *ivars, size_t nelems, const int *status, int cmp, ARG);               \
+  size_t shmem_##N##_wait_until_any##SUFFIX(T *ivars, size_t nelems, const int *status, int cmp, ARG);             \
+  size_t shmem_##N##_wait_until_some##SUFFIX(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, \
+                                             ARG);                                                                 \
+  int shmem_##N##_test_all##SUFFIX(T *ivars, size_t nelems, const int *status, int cmp, ARG);                      \
+  size_t shmem_##N##_test_any##SUFFIX(T *ivars, size_t nelems, const int *status, int cmp, ARG);                   \
+  size_t shmem_##N##_test_some##SUFFIX(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ARG);
+#define GPUSHMEM_DECLARE_WAIT(T, N)              \
+  GPUSHMEM_DECLARE_WAIT_ONE(T, N)                \
+  GPUSHMEM_DECLARE_WAIT_SET(T, N, , T cmp_value) \
+  GPUSHMEM_DECLARE_WAIT_SET(T, N, _vector, const T *cmp_values)
+#ifndef GPUSHMEMI_DEVICE_API
+GPUSHMEM_AMO_TYPES(GPUSHMEM_DECLARE_WAIT)
+/* Deprecated: the plain long form of wait_until (in C11 also the generic macro's name). */
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+#endif
+/* Deprecated, host only: short / ushort wait_until and test; shmem_wait is wait_until with SHMEM_CMP_NE. */
+GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEM_DECLARE_WAIT_ONE)
+#define GPUSHMEM_DECLARE_DEPRECATED_WAIT(T, N) void shmem_##N##_wait(T *ivar, T cmp_value);
+GPUSHMEM_DEPRECATED_WAIT_TYPES(GPUSHMEM_DECLARE_DEPRECATED_WAIT)
+#undef GPUSHMEM_DECLARE_DEPRECATED_WAIT
+void shmem_wait(long *ivar, long cmp_value);
+#undef GPUSHMEM_DECLARE_WAIT
+#undef GPUSHMEM_DECLARE_WAIT_SET
+#undef GPUSHMEM_DECLARE_WAIT_ONE
+
 /* ---- Ordering and synchronisation -------------------------------------------------------------- */
 #ifndef GPUSHMEMI_DEVICE_API
 
@@ -234,6 +352,147 @@ void shmem_sync_all(void);
   }
 GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_OVERLOAD_RMA)
 #undef GPUSHMEM_OVERLOAD_RMA
+#define GPUSHMEM_OVERLOAD_AMOX(T, N)                                             \
+  static inline T shmem_atomic_fetch(const T *source, int pe) {                  \
+    return shmem_##N##_atomic_fetch(source, pe);                                 \
+  }                                                                              \
+  static inline void shmem_atomic_fetch_nbi(T *fetch, const T *source, int pe) { \
+    shmem_##N##_atomic_fetch_nbi(fetch, source, pe);                             \
+  }                                                                              \
+  static inline void shmem_atomic_set(T *dest, T value, int pe) {                \
+    shmem_##N##_atomic_set(dest, value, pe);                                     \
+  }                                                                              \
+  static inline T shmem_atomic_swap(T *dest, T value, int pe) {                  \
+    return shmem_##N##_atomic_swap(dest, value, pe);                             \
+  }                                                                              \
+  static inline void shmem_atomic_swap_nbi(T *fetch, T *dest, T value, int pe) { \
+    shmem_##N##_atomic_swap_nbi(fetch, dest, value, pe);                         \
+  }
+GPUSHMEM_AMOX_GENERIC_TYPES(GPUSHMEM_OVERLOAD_AMOX)
+#undef GPUSHMEM_OVERLOAD_AMOX
+#define GPUSHMEM_OVERLOAD_AMO(T, N)                                                              \
+  static inline T shmem_atomic_compare_swap(T *dest, T cond, T value, int pe) {                  \
+    return shmem_##N##_atomic_compare_swap(dest, cond, value, pe);                               \
+  }                                                                                              \
+  static inline void shmem_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe) { \
+    shmem_##N##_atomic_compare_swap_nbi(fetch, dest, cond, value, pe);                           \
+  }                                                                                              \
+  static inline T shmem_atomic_fetch_inc(T *dest, int pe) {                                      \
+    return shmem_##N##_atomic_fetch_inc(dest, pe);                                               \
+  }                                                                                              \
+  static inline void shmem_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe) {                     \
+    shmem_##N##_atomic_fetch_inc_nbi(fetch, dest, pe);                                           \
+  }                                                                                              \
+  static inline void shmem_atomic_inc(T *dest, int pe) {                                         \
+    shmem_##N##_atomic_inc(dest, pe);                                                            \
+  }                                                                                              \
+  static inline T shmem_atomic_fetch_add(T *dest, T value, int pe) {                             \
+    return shmem_##N##_atomic_fetch_add(dest, value, pe);                                        \
+  }                                                                                              \
+  static inline void shmem_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe) {            \
+    shmem_##N##_atomic_fetch_add_nbi(fetch, dest, value, pe);                                    \
+  }                                                                                              \
+  static inline void shmem_atomic_add(T *dest, T value, int pe) {                                \
+    shmem_##N##_atomic_add(dest, value, pe);                                                     \
+  }
+GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_AMO)
+#undef GPUSHMEM_OVERLOAD_AMO
+#define GPUSHMEM_OVERLOAD_AMOB(T, N)                                                  \
+  static inline T shmem_atomic_fetch_and(T *dest, T value, int pe) {                  \
+    return shmem_##N##_atomic_fetch_and(dest, value, pe);                             \
+  }                                                                                   \
+  static inline void shmem_atomic_fetch_and_nbi(T *fetch, T *dest, T value, int pe) { \
+    shmem_##N##_atomic_fetch_and_nbi(fetch, dest, value, pe);                         \
+  }                                                                                   \
+  static inline void shmem_atomic_and(T *dest, T value, int pe) {                     \
+    shmem_##N##_atomic_and(dest, value, pe);                                          \
+  }                                                                                   \
+  static inline T shmem_atomic_fetch_or(T *dest, T value, int pe) {                   \
+    return shmem_##N##_atomic_fetch_or(dest, value, pe);                              \
+  }                                                                                   \
+  static inline void shmem_atomic_fetch_or_nbi(T *fetch, T *dest, T value, int pe) {  \
+    shmem_##N##_atomic_fetch_or_nbi(fetch, dest, value, pe);                          \
+  }                                                                                   \
+  static inline void shmem_atomic_or(T *dest, T value, int pe) {                      \
+    shmem_##N##_atomic_or(dest, value, pe);                                           \
+  }                                                                                   \
+  static inline T shmem_atomic_fetch_xor(T *dest, T value, int pe) {                  \
+    return shmem_##N##_atomic_fetch_xor(dest, value, pe);                             \
+  }                                                                                   \
+  static inline void shmem_atomic_fetch_xor_nbi(T *fetch, T *dest, T value, int pe) { \
+    shmem_##N##_atomic_fetch_xor_nbi(fetch, dest, value, pe);                         \
+  }                                                                                   \
+  static inline void shmem_atomic_xor(T *dest, T value, int pe) {                     \
+    shmem_##N##_atomic_xor(dest, value, pe);                                          \
+  }
+GPUSHMEM_AMOB_GENERIC_TYPES(GPUSHMEM_OVERLOAD_AMOB)
+#undef GPUSHMEM_OVERLOAD_AMOB
+#define GPUSHMEM_OVERLOAD_SIGNAL(T, N)                                                                              \
+  static inline void shmem_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                      int sig_op, int pe) {                                                         \
+    shmem_##N##_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe);                                     \
+  }                                                                                                                 \
+  static inline void shmem_put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,              \
+                                          uint64_t signal, int sig_op, int pe) {                                    \
+    shmem_##N##_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);                                 \
+  }
+GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_OVERLOAD_SIGNAL)
+#undef GPUSHMEM_OVERLOAD_SIGNAL
+#define GPUSHMEM_OVERLOAD_WAIT_UNTIL(T, N)                             \
+  static inline void shmem_wait_until(T *ivar, int cmp, T cmp_value) { \
+    shmem_##N##_wait_until(ivar, cmp, cmp_value);                      \
+  }
+GPUSHMEM_WAIT_UNTIL_OVERLOAD_TYPES(GPUSHMEM_OVERLOAD_WAIT_UNTIL)
+#undef GPUSHMEM_OVERLOAD_WAIT_UNTIL
+#define GPUSHMEM_OVERLOAD_WAIT(T, N)                                                                                  \
+  static inline int shmem_test(T *ivar, int cmp, T cmp_value) {                                                       \
+    return shmem_##N##_test(ivar, cmp, cmp_value);                                                                    \
+  }                                                                                                                   \
+  static inline void shmem_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {         \
+    shmem_##N##_wait_until_all(ivars, nelems, status, cmp, cmp_value);                                                \
+  }                                                                                                                   \
+  static inline size_t shmem_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {       \
+    return shmem_##N##_wait_until_any(ivars, nelems, status, cmp, cmp_value);                                         \
+  }                                                                                                                   \
+  static inline size_t shmem_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,    \
+                                             T cmp_value) {                                                           \
+    return shmem_##N##_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value);                               \
+  }                                                                                                                   \
+  static inline int shmem_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {                \
+    return shmem_##N##_test_all(ivars, nelems, status, cmp, cmp_value);                                               \
+  }                                                                                                                   \
+  static inline size_t shmem_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {             \
+    return shmem_##N##_test_any(ivars, nelems, status, cmp, cmp_value);                                               \
+  }                                                                                                                   \
+  static inline size_t shmem_test_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,          \
+                                       T cmp_value) {                                                                 \
+    return shmem_##N##_test_some(ivars, nelems, indices, status, cmp, cmp_value);                                     \
+  }                                                                                                                   \
+  static inline void shmem_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,                 \
+                                                 const T *cmp_values) {                                               \
+    shmem_##N##_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values);                                        \
+  }                                                                                                                   \
+  static inline size_t shmem_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp,               \
+                                                   const T *cmp_values) {                                             \
+    return shmem_##N##_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values);                                 \
+  }                                                                                                                   \
+  static inline size_t shmem_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status,      \
+                                                    int cmp, const T *cmp_values) {                                   \
+    return shmem_##N##_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values);                       \
+  }                                                                                                                   \
+  static inline int shmem_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, const T *cmp_values) { \
+    return shmem_##N##_test_all_vector(ivars, nelems, status, cmp, cmp_values);                                       \
+  }                                                                                                                   \
+  static inline size_t shmem_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,                     \
+                                             const T *cmp_values) {                                                   \
+    return shmem_##N##_test_any_vector(ivars, nelems, status, cmp, cmp_values);                                       \
+  }                                                                                                                   \
+  static inline size_t shmem_test_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,   \
+                                              const T *cmp_values) {                                                  \
+    return shmem_##N##_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values);                             \
+  }
+GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_WAIT)
+#undef GPUSHMEM_OVERLOAD_WAIT
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 /* Each association is emitted with a leading comma so the list needs no terminator. */
 #define GPUSHMEM_GENERIC_put(T, N) , T : shmem_##N##_put
@@ -252,6 +511,136 @@ GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_OVERLOAD_RMA)
   _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_get_nbi))(dest, source, nelems, pe)
 #define shmem_p(dest, value, pe) _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_p))(dest, value, pe)
 #define shmem_g(source, pe) _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_g))(source, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch(T, N) , T : shmem_##N##_atomic_fetch
+#define shmem_atomic_fetch(source, pe) \
+  _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_fetch))(source, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_nbi(T, N) , T : shmem_##N##_atomic_fetch_nbi
+#define shmem_atomic_fetch_nbi(fetch, source, pe) \
+  _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_fetch_nbi))(fetch, source, pe)
+#define GPUSHMEM_GENERIC_atomic_set(T, N) , T : shmem_##N##_atomic_set
+#define shmem_atomic_set(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_set))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_swap(T, N) , T : shmem_##N##_atomic_swap
+#define shmem_atomic_swap(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_swap))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_swap_nbi(T, N) , T : shmem_##N##_atomic_swap_nbi
+#define shmem_atomic_swap_nbi(fetch, dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_swap_nbi))(fetch, dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_compare_swap(T, N) , T : shmem_##N##_atomic_compare_swap
+#define shmem_atomic_compare_swap(dest, cond, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_compare_swap))(dest, cond, value, pe)
+#define GPUSHMEM_GENERIC_atomic_compare_swap_nbi(T, N) , T : shmem_##N##_atomic_compare_swap_nbi
+#define shmem_atomic_compare_swap_nbi(fetch, dest, cond, value, pe)                                                   \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_compare_swap_nbi))(fetch, dest, cond, \
+                                                                                                   value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_inc(T, N) , T : shmem_##N##_atomic_fetch_inc
+#define shmem_atomic_fetch_inc(dest, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_inc))(dest, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_inc_nbi(T, N) , T : shmem_##N##_atomic_fetch_inc_nbi
+#define shmem_atomic_fetch_inc_nbi(fetch, dest, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_inc_nbi))(fetch, dest, pe)
+#define GPUSHMEM_GENERIC_atomic_inc(T, N) , T : shmem_##N##_atomic_inc
+#define shmem_atomic_inc(dest, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_inc))(dest, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_add(T, N) , T : shmem_##N##_atomic_fetch_add
+#define shmem_atomic_fetch_add(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_add))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_add_nbi(T, N) , T : shmem_##N##_atomic_fetch_add_nbi
+#define shmem_atomic_fetch_add_nbi(fetch, dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_add_nbi))(fetch, dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_add(T, N) , T : shmem_##N##_atomic_add
+#define shmem_atomic_add(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_add))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_and(T, N) , T : shmem_##N##_atomic_fetch_and
+#define shmem_atomic_fetch_and(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_and))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_and_nbi(T, N) , T : shmem_##N##_atomic_fetch_and_nbi
+#define shmem_atomic_fetch_and_nbi(fetch, dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_and_nbi))(fetch, dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_and(T, N) , T : shmem_##N##_atomic_and
+#define shmem_atomic_and(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_and))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_or(T, N) , T : shmem_##N##_atomic_fetch_or
+#define shmem_atomic_fetch_or(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_or))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_or_nbi(T, N) , T : shmem_##N##_atomic_fetch_or_nbi
+#define shmem_atomic_fetch_or_nbi(fetch, dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_or_nbi))(fetch, dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_or(T, N) , T : shmem_##N##_atomic_or
+#define shmem_atomic_or(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_or))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_xor(T, N) , T : shmem_##N##_atomic_fetch_xor
+#define shmem_atomic_fetch_xor(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_xor))(dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_fetch_xor_nbi(T, N) , T : shmem_##N##_atomic_fetch_xor_nbi
+#define shmem_atomic_fetch_xor_nbi(fetch, dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_xor_nbi))(fetch, dest, value, pe)
+#define GPUSHMEM_GENERIC_atomic_xor(T, N) , T : shmem_##N##_atomic_xor
+#define shmem_atomic_xor(dest, value, pe) \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_xor))(dest, value, pe)
+#define GPUSHMEM_GENERIC_put_signal(T, N) , T : shmem_##N##_put_signal
+#define shmem_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe)                                      \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put_signal))(dest, source, nelems, sig_addr, \
+                                                                                  signal, sig_op, pe)
+#define GPUSHMEM_GENERIC_put_signal_nbi(T, N) , T : shmem_##N##_put_signal_nbi
+#define shmem_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe)                                      \
+  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put_signal_nbi))(dest, source, nelems, sig_addr, \
+                                                                                      signal, sig_op, pe)
+/* shmem_wait_until is also the deprecated long function: (shmem_wait_until)(...) still calls it. */
+#define GPUSHMEM_GENERIC_wait_until(T, N) , T : shmem_##N##_wait_until
+#define shmem_wait_until(ivar, cmp, cmp_value) \
+  _Generic (*(ivar)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until))(ivar, cmp, cmp_value)
+#define GPUSHMEM_GENERIC_test(T, N) , T : shmem_##N##_test
+#define shmem_test(ivar, cmp, cmp_value) \
+  _Generic (*(ivar)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test))(ivar, cmp, cmp_value)
+#define GPUSHMEM_GENERIC_wait_until_all(T, N) , T : shmem_##N##_wait_until_all
+#define shmem_wait_until_all(ivars, nelems, status, cmp, cmp_value)                                                    \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_all))(ivars, nelems, status, cmp, \
+                                                                                           cmp_value)
+#define GPUSHMEM_GENERIC_wait_until_any(T, N) , T : shmem_##N##_wait_until_any
+#define shmem_wait_until_any(ivars, nelems, status, cmp, cmp_value)                                                    \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_any))(ivars, nelems, status, cmp, \
+                                                                                           cmp_value)
+#define GPUSHMEM_GENERIC_wait_until_some(T, N) , T : shmem_##N##_wait_until_some
+#define shmem_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value)                                       \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_some))(ivars, nelems, indices, \
+                                                                                            status, cmp, cmp_value)
+#define GPUSHMEM_GENERIC_test_all(T, N) , T : shmem_##N##_test_all
+#define shmem_test_all(ivars, nelems, status, cmp, cmp_value)                                                    \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test_all))(ivars, nelems, status, cmp, \
+                                                                                     cmp_value)
+#define GPUSHMEM_GENERIC_test_any(T, N) , T : shmem_##N##_test_any
+#define shmem_test_any(ivars, nelems, status, cmp, cmp_value)                                                    \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test_any))(ivars, nelems, status, cmp, \
+                                                                                     cmp_value)
+#define GPUSHMEM_GENERIC_test_some(T, N) , T : shmem_##N##_test_some
+#define shmem_test_some(ivars, nelems, indices, status, cmp, cmp_value)                                               \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test_some))(ivars, nelems, indices, status, \
+                                                                                      cmp, cmp_value)
+#define GPUSHMEM_GENERIC_wait_until_all_vector(T, N) , T : shmem_##N##_wait_until_all_vector
+#define shmem_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values)                        \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_all_vector))( \
+      ivars, nelems, status, cmp, cmp_values)
+#define GPUSHMEM_GENERIC_wait_until_any_vector(T, N) , T : shmem_##N##_wait_until_any_vector
+#define shmem_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values)                        \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_any_vector))( \
+      ivars, nelems, status, cmp, cmp_values)
+#define GPUSHMEM_GENERIC_wait_until_some_vector(T, N) , T : shmem_##N##_wait_until_some_vector
+#define shmem_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values)               \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_some_vector))( \
+      ivars, nelems, indices, status, cmp, cmp_values)
+#define GPUSHMEM_GENERIC_test_all_vector(T, N) , T : shmem_##N##_test_all_vector
+#define shmem_test_all_vector(ivars, nelems, status, cmp, cmp_values)                                              \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test_all_vector))(ivars, nelems, status, \
+                                                                                            cmp, cmp_values)
+#define GPUSHMEM_GENERIC_test_any_vector(T, N) , T : shmem_##N##_test_any_vector
+#define shmem_test_any_vector(ivars, nelems, status, cmp, cmp_values)                                              \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test_any_vector))(ivars, nelems, status, \
+                                                                                            cmp, cmp_values)
+#define GPUSHMEM_GENERIC_test_some_vector(T, N) , T : shmem_##N##_test_some_vector
+#define shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values)                                      \
+  _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test_some_vector))(ivars, nelems, indices, \
+                                                                                             status, cmp, cmp_values)
 #endif
 
 #ifdef GPUSHMEMI_DEVICE_API

@@ -1,10 +1,11 @@
 // Compile test (built everywhere nvcc is, never run): every AMO name of the device API for every type of
-// its table (T-AMOX, T-AMO, T-AMOB), typed and generic, blocking and _nbi, called from kernels.
+// its table (T-AMOX, T-AMO, T-AMOB), typed and generic, blocking and _nbi, called from kernels and, through
+// the same macros, from host functions (their host paths are asm-labelled calls the link check resolves).
 #include <shmem.h>
 #include <shmemx.h>
 
-#define KERNEL_AMOX(T, N)                                              \
-  __global__ void compile_amox_##N(T *dest, T value, int pe, T *out) { \
+#define EACH_SIDE_AMOX(T, N, QUAL, SIDE)                               \
+  QUAL void compile_amox_##N##SIDE(T *dest, T value, int pe, T *out) { \
     out[0] = shmem_##N##_atomic_fetch(dest, pe);                       \
     shmem_##N##_atomic_fetch_nbi(out + 1, dest, pe);                   \
     shmem_##N##_atomic_set(dest, value, pe);                           \
@@ -16,10 +17,11 @@
     out[6] = shmem_atomic_swap(dest, value, pe);                       \
     shmem_atomic_swap_nbi(out + 7, dest, value, pe);                   \
   }
+#define KERNEL_AMOX(T, N) EACH_SIDE_AMOX(T, N, __global__, ) EACH_SIDE_AMOX(T, N, , _host)
 GPUSHMEM_AMOX_TYPES(KERNEL_AMOX)
 
-#define KERNEL_AMO(T, N)                                                      \
-  __global__ void compile_amo_##N(T *dest, T cond, T value, int pe, T *out) { \
+#define EACH_SIDE_AMO(T, N, QUAL, SIDE)                                       \
+  QUAL void compile_amo_##N##SIDE(T *dest, T cond, T value, int pe, T *out) { \
     out[0] = shmem_##N##_atomic_compare_swap(dest, cond, value, pe);          \
     shmem_##N##_atomic_compare_swap_nbi(out + 1, dest, cond, value, pe);      \
     out[2] = shmem_##N##_atomic_fetch_inc(dest, pe);                          \
@@ -37,10 +39,11 @@ GPUSHMEM_AMOX_TYPES(KERNEL_AMOX)
     shmem_atomic_fetch_add_nbi(out + 11, dest, value, pe);                    \
     shmem_atomic_add(dest, value, pe);                                        \
   }
+#define KERNEL_AMO(T, N) EACH_SIDE_AMO(T, N, __global__, ) EACH_SIDE_AMO(T, N, , _host)
 GPUSHMEM_AMO_TYPES(KERNEL_AMO)
 
-#define KERNEL_AMOB(T, N)                                              \
-  __global__ void compile_amob_##N(T *dest, T value, int pe, T *out) { \
+#define EACH_SIDE_AMOB(T, N, QUAL, SIDE)                               \
+  QUAL void compile_amob_##N##SIDE(T *dest, T value, int pe, T *out) { \
     out[0] = shmem_##N##_atomic_fetch_and(dest, value, pe);            \
     shmem_##N##_atomic_fetch_and_nbi(out + 1, dest, value, pe);        \
     shmem_##N##_atomic_and(dest, value, pe);                           \
@@ -60,4 +63,5 @@ GPUSHMEM_AMO_TYPES(KERNEL_AMO)
     shmem_atomic_fetch_xor_nbi(out + 11, dest, value, pe);             \
     shmem_atomic_xor(dest, value, pe);                                 \
   }
+#define KERNEL_AMOB(T, N) EACH_SIDE_AMOB(T, N, __global__, ) EACH_SIDE_AMOB(T, N, , _host)
 GPUSHMEM_AMOB_TYPES(KERNEL_AMOB)

@@ -86,33 +86,41 @@ __global__ void compile_rma_mem(void *dest, const void *src, size_t n, int pe, u
 }
 
 // Host side: the same names compiled for the host call the exported symbols (long double included).
-#define HOST_TYPED_RMA(T, N)                                           \
-  void compile_host_rma_##N(T *dest, const T *src, size_t n, int pe) { \
-    shmem_##N##_put(dest, src, n, pe);                                 \
-    shmem_##N##_get(dest, src, n, pe);                                 \
-    shmem_##N##_put_nbi(dest, src, n, pe);                             \
-    shmem_##N##_get_nbi(dest, src, n, pe);                             \
-    shmem_##N##_p(dest, src[0], pe);                                   \
-    dest[1] = shmem_##N##_g(src, pe);                                  \
-    shmem_put(dest, src, n, pe);                                       \
-    shmem_get(dest, src, n, pe);                                       \
-    shmem_put_nbi(dest, src, n, pe);                                   \
-    shmem_get_nbi(dest, src, n, pe);                                   \
-    shmem_p(dest, src[1], pe);                                         \
-    dest[2] = shmem_g(src, pe);                                        \
+#define HOST_TYPED_RMA(T, N)                                                          \
+  void compile_host_rma_##N(T *dest, const T *src, size_t n, int pe, uint64_t *sig) { \
+    shmem_##N##_put(dest, src, n, pe);                                                \
+    shmem_##N##_get(dest, src, n, pe);                                                \
+    shmem_##N##_put_nbi(dest, src, n, pe);                                            \
+    shmem_##N##_get_nbi(dest, src, n, pe);                                            \
+    shmem_##N##_p(dest, src[0], pe);                                                  \
+    dest[1] = shmem_##N##_g(src, pe);                                                 \
+    shmem_put(dest, src, n, pe);                                                      \
+    shmem_get(dest, src, n, pe);                                                      \
+    shmem_put_nbi(dest, src, n, pe);                                                  \
+    shmem_get_nbi(dest, src, n, pe);                                                  \
+    shmem_p(dest, src[1], pe);                                                        \
+    dest[2] = shmem_g(src, pe);                                                       \
+    shmem_##N##_put_signal(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);               \
+    shmem_##N##_put_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);           \
+    shmem_put_signal(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);                     \
+    shmem_put_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);                 \
   }
 GPUSHMEM_RMA_TYPES(HOST_TYPED_RMA)
 
-#define HOST_SIZED_RMA(S)                                                          \
-  void compile_host_rma_sized_##S(void *dest, const void *src, size_t n, int pe) { \
-    shmem_put##S(dest, src, n, pe);                                                \
-    shmem_get##S(dest, src, n, pe);                                                \
-    shmem_put##S##_nbi(dest, src, n, pe);                                          \
-    shmem_get##S##_nbi(dest, src, n, pe);                                          \
+#define HOST_SIZED_RMA(S)                                                                         \
+  void compile_host_rma_sized_##S(void *dest, const void *src, size_t n, int pe, uint64_t *sig) { \
+    shmem_put##S(dest, src, n, pe);                                                               \
+    shmem_get##S(dest, src, n, pe);                                                               \
+    shmem_put##S##_nbi(dest, src, n, pe);                                                         \
+    shmem_get##S##_nbi(dest, src, n, pe);                                                         \
+    shmem_put##S##_signal(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);                            \
+    shmem_put##S##_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);                        \
   }
 GPUSHMEM_RMA_SIZES(HOST_SIZED_RMA)
 
-void compile_host_rma_mem(void *dest, const void *src, size_t n, int pe) {
+void compile_host_rma_mem(void *dest, const void *src, size_t n, int pe, uint64_t *sig) {
+  shmem_putmem_signal(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);
+  shmem_putmem_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);
   shmem_putmem(dest, src, n, pe);
   shmem_getmem(dest, src, n, pe);
   shmem_putmem_nbi(dest, src, n, pe);

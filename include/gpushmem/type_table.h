@@ -68,6 +68,29 @@
 #define GPUSHMEM_AMOB_GENERIC_TYPES(X)                                                                          \
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64)
 
+/* Deprecated AMO names (shmem_TYPE_fetch / set / swap and shmem_TYPE_cswap / finc / inc / fadd / add). */
+#define GPUSHMEM_DEPRECATED_AMOX_TYPES(X) X(float, float) X(double, double) X(int, int) X(long, long) X(long long, longlong)
+#define GPUSHMEM_DEPRECATED_AMO_TYPES(X) X(int, int) X(long, long) X(long long, longlong)
+/* Deprecated point-to-point types: short and ushort still have wait_until and test (T-P2P beyond T-AMO);
+   shmem_TYPE_wait exists for short, int, long and longlong. */
+#define GPUSHMEM_P2P_EXTRA_TYPES(X) X(short, short) X(unsigned short, ushort)
+#define GPUSHMEM_DEPRECATED_WAIT_TYPES(X) X(short, short) X(int, int) X(long, long) X(long long, longlong)
+
+/* The generic selections of shmem.h for the AMO and wait names, written out under names of their own for the
+   reason given at GPUSHMEM_GENERIC_SELECTION_TYPES (LP64: int32_t is int, int64_t is long, uint32_t is
+   unsigned int, uint64_t and size_t are unsigned long, ptrdiff_t is long). */
+#define GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(X) \
+  X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong)
+#define GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(X) \
+  X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong) X(float, float) X(double, double)
+/* C++ overloads of shmem_wait_until: long is the deprecated C symbol itself, which the overloads join. */
+#define GPUSHMEM_WAIT_UNTIL_OVERLOAD_TYPES(X) \
+  X(int, int) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(X) \
+  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64)
+
 /* Device code has no long double (nvcc treats it as double, with another size than the host's), so CUDA
    translation units get the longdouble names as host-only functions and every other T-RMA type on both
    sides. These three lists split T-RMA and its generic types that way. */

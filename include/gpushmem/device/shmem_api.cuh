@@ -5,12 +5,12 @@
  *
  * Three kinds of names, all stamped from the type table with one-line forwarders to the templates in
  * rma.cuh, amo.cuh, signal.cuh, wait.cuh and sync.cuh:
- *   - routines on both sides (shmem_TYPE_p, shmem_putmem, shmem_quiet, shmem_my_pe, ...):
+ *   - routines on both sides (shmem_TYPE_p, shmem_putmem, shmem_quiet, shmem_my_pe, the AMOs, put_signal,
+ *     signal_fetch / wait_until, the wait_until and test families, ...):
  *     `static inline __host__ __device__`. Compiled for the device they run the P2P path; compiled for
  *     the host they call the library's exported symbol, declared here under a gpushmemi_host_ name bound
  *     to the real symbol with an asm label;
- *   - routines only the device has for now (AMOs, put_signal, signal_fetch / wait_until, wait_until and
- *     test families, iput / iget): `static inline __device__`;
+ *   - routines only the device has for now (iput / iget): `static inline __device__`;
  *   - C++ generic overloads (shmem_put, shmem_p, shmem_atomic_add, shmem_wait_until, ...), on the same
  *     sides as the typed routine they forward to.
  * The contract of each routine is the specification's (and, for the host, the comments in <shmem.h>).
@@ -42,6 +42,15 @@
 #else
 #define GPUSHMEMI_HD_BODY(on_device, on_host) on_host
 #endif
+
+/* A routine on both sides: declares the exported symbol NAME as gpushmemi_host_NAME (asm label) and defines
+   NAME as a static inline host/device function whose device pass evaluates DEVICE_EXPR (parenthesised) and
+   whose host pass calls the symbol with ARGS. */
+#define GPUSHMEMI_HD_FN(RET, NAME, PARAMS, ARGS, DEVICE_EXPR)          \
+  extern "C" RET gpushmemi_host_##NAME PARAMS __asm__(#NAME);          \
+  static inline __host__ __device__ RET NAME PARAMS {                  \
+    return GPUSHMEMI_HD_BODY(DEVICE_EXPR, gpushmemi_host_##NAME ARGS); \
+  }
 
 /* Short spellings for the forwarders below. */
 #define GPUSHMEMI_DEV ::gpushmem::device
