@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "amo/host_amo.hpp"
+#include "gpushmem/compare.h"
 #include "shmem.h"
 #include "sync/wait.hpp"
 
@@ -20,22 +21,9 @@ namespace gpushmem::amo {
 
 template <class T>
 bool compare(const char *call, T value, int cmp, T target) {
-  switch (cmp) {
-    case SHMEM_CMP_EQ:
-      return value == target;
-    case SHMEM_CMP_NE:
-      return value != target;
-    case SHMEM_CMP_GT:
-      return value > target;
-    case SHMEM_CMP_LE:
-      return value <= target;
-    case SHMEM_CMP_LT:
-      return value < target;
-    case SHMEM_CMP_GE:
-      return value >= target;
-    default:
-      fail_bad_cmp(call, cmp);
-  }
+  if (!is_comparison(cmp)) [[unlikely]]
+    fail_bad_cmp(call, cmp);
+  return compare_values(value, cmp, target);
 }
 
 // A word of this PE that other PEs update with AMOs or signals. Acquire loads: once a wait returns, what

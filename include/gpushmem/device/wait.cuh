@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpushmem/compare.h"
 #include "gpushmem/device/address.cuh"
 #include "gpushmem/device/ordering.cuh"
 
@@ -28,22 +29,7 @@ namespace {
 
 template <class T>
 __device__ __forceinline__ bool compare(T value, int cmp, T target) {
-  switch (cmp) {
-    case SHMEM_CMP_EQ:
-      return value == target;
-    case SHMEM_CMP_NE:
-      return value != target;
-    case SHMEM_CMP_GT:
-      return value > target;
-    case SHMEM_CMP_LE:
-      return value <= target;
-    case SHMEM_CMP_LT:
-      return value < target;
-    case SHMEM_CMP_GE:
-      return value >= target;
-    default:
-      return false;
-  }
+  return compare_values(value, cmp, target);
 }
 
 /* The comparison value of element i: one for all, or one per element (_vector forms). */
