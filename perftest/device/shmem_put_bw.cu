@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
   a.ctas = 32;
   a.threads = 1024;
   a.scope = "block";
-  perf_parse_args(argc, argv, "benwrcts", nullptr, &a);
+  perf_parse_args(argc, argv, "befnwrcts", nullptr, &a);
   const int scope = perf_choose(argv[0], 's', a.scope, kScopes);
   if (scope == kWarp && a.threads % 32 != 0) {
     std::fprintf(stderr, "%s: -s warp needs -t to be a multiple of 32 (got %d)\n", argv[0], a.threads);
@@ -163,7 +163,7 @@ int main(int argc, char **argv) {
     std::printf("%-10s %-6s %-28s %-12s %-12s %-8s %-8s %-5s\n", "size(B)", "scope", "put(GB/s) [min,max]",
                 "raw_st(GB/s)", "ce(GB/s)", "put/raw", "put/ce", "check");
   }
-  for (size_t size = a.min_bytes; size <= a.max_bytes; size *= 2) {
+  for (size_t size = a.min_bytes; size != 0; size = perf_next_size(&a, size)) {
     const uint32_t seed = static_cast<uint32_t>(size) ^ 0x5a5a0000u;
     perf_stat raw_bw, ce_bw, put_bw;
     if (s.me == 0) {

@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
   perf_args a;
   a.min_bytes = 8;
   a.max_bytes = 4096;
-  perf_parse_args(argc, argv, "benwr", nullptr, &a);
+  perf_parse_args(argc, argv, "befnwr", nullptr, &a);
   perf_session s = perf_start("shmem_put_signal_ping_pong_latency", 2);
   perf_pingpong p = perf_pingpong_setup(s, a);
 
@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
     std::printf("%-8s %-7s %-26s %-10s %-8s %-5s\n", "size(B)", "scope", "rtt(us) [min,max]", "raw(us)", "rtt/raw",
                 "check");
   }
-  for (size_t size = a.min_bytes; size <= a.max_bytes; size *= 2) {
+  for (size_t size = a.min_bytes; size != 0; size = perf_next_size(&a, size)) {
     const uint32_t seed = static_cast<uint32_t>(size) * 8 + 1;
     if (p.peer >= 0) perf_fill(src, size, seed + static_cast<uint32_t>(s.me));
     perf_stat rtt, raw;

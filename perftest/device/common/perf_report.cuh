@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "perf_args.cuh"
 #include "perf_timer.h"
 
 struct perf_stat {
@@ -72,9 +73,14 @@ class perf_json {
     if (!a.valid || !b.valid || b.median == 0) return raw(key, "null");
     return number(key, a.median / b.median);
   }
+  /* "json: {...}" on stdout, and the object alone on a line of the --json file, if any. */
   void print() const {
-    std::printf("json: {%s}\n", body_.c_str());
-    std::fflush(stdout);
+    if (perf_current_opts() != nullptr) {
+      perf_emit_json(perf_current_opts(), body_.c_str());
+    } else {
+      std::printf("json: {%s}\n", body_.c_str());
+      std::fflush(stdout);
+    }
   }
 
  private:

@@ -1,0 +1,6 @@
+/* host_put_bw: host-initiated put bandwidth: -n puts of SIZE bytes back to back, one shmem_quiet, PE 0 <-> PE 1,
+ * against memcpy (see rma_common.h). */
+#define PERF_RMA_GET 0
+#define PERF_RMA_BW 1
+#define PERF_RMA_BENCH "host_put_bw"
+#include "rma_common.h"

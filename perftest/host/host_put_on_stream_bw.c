@@ -1,0 +1,142 @@
+/*
+ * host_put_on_stream_bw: stream-ordered RMA issued from the host (gpushmem's shmemx_putmem_on_stream /
+ * shmemx_getmem_on_stream), PE 0 <-> PE 1, GB/s: -n operations of SIZE bytes enqueued on one stream,
+ * then cudaStreamSynchronize. Built only against libraries whose <shmemx.h> offers the _on_stream calls
+ * with CUDA (gpushmem built with CUDA); exits 77 (skipped) without a GPU symmetric heap.
+ *   -a put | get | all (default all)
+ *   reference: cudaMemcpyAsync of SIZE bytes between two buffers of PE 0's GPU on the same stream
+ *              (local_ce_GBps): what the copy engines do without leaving the GPU.
+ * Checks: the receiving side copies the bytes back to the host and compares every one with the pattern.
+ */
+#include <cuda_runtime_api.h>
+#include <shmem.h>
+#include <shmemx.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_host.h"
+
+#define CK(call)                                                                                    \
+  do {                                                                                              \
+    const cudaError_t e_ = (call);                                                                  \
+    if (e_ != cudaSuccess) {                                                                        \
+      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      shmem_global_exit(1);                                                                         \
+    }                                                                                               \
+  } while (0)
+
+typedef struct os_ctx {
+  char *sym, *local, *local2;
+  size_t size;
+  cudaStream_t stream;
+  int get;
+} os_ctx;
+
+static void os_run(void *p, int n) {
+  os_ctx *c = (os_ctx *)p;
+  for (int i = 0; i < n; ++i) {
+    if (c->get)
+      shmemx_getmem_on_stream(c->local, c->sym, c->size, 1, c->stream);
+    else
+      shmemx_putmem_on_stream(c->sym, c->local, c->size, 1, c->stream);
+  }
+  CK(cudaStreamSynchronize(c->stream));
+}
+
+static void os_ref(void *p, int n) {
+  os_ctx *c = (os_ctx *)p;
+  for (int i = 0; i < n; ++i) CK(cudaMemcpyAsync(c->local2, c->local, c->size, cudaMemcpyDeviceToDevice, c->stream));
+  CK(cudaStreamSynchronize(c->stream));
+}
+
+int main(int argc, char **argv) {
+  static const char *const variants[] = {"all", "put", "get", NULL};
+  perf_opts o;
+  perf_opts_defaults(&o);
+  o.max_bytes = 64 << 20;
+  o.iters = 20;
+  o.warmup = 5;
+  o.op = "all";
+  perf_opts_parse(argc, argv, "befnwra", "-a put | get | all (default all)", &o);
+  const int variant = perf_opts_choose(o.prog, 'a', o.op, variants);
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    fprintf(stderr, "%s: SKIP: no usable CUDA device\n", o.prog);
+    return 77;
+  }
+  perf_host h;
+  perf_host_start(&h, &o, "host_put_on_stream_bw", 2, 0);
+  os_ctx c;
+  memset(&c, 0, sizeof c);
+  c.sym = (char *)perf_host_malloc(&h, o.max_bytes);
+  struct cudaPointerAttributes attr;
+  memset(&attr, 0, sizeof attr);
+  if (cudaPointerGetAttributes(&attr, c.sym) != cudaSuccess || attr.type != cudaMemoryTypeDevice) {
+    (void)cudaGetLastError();
+    if (h.me == 0)
+      fprintf(stderr, "%s: SKIP: shmem_malloc does not return GPU memory (no GPU symmetric heap)\n", h.bench);
+    shmem_finalize();
+    return 77;
+  }
+  CK(cudaMalloc((void **)&c.local, o.max_bytes));
+  CK(cudaMalloc((void **)&c.local2, o.max_bytes));
+  CK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
+  char *host = (char *)perf_host_private(&h, o.max_bytes);
+  for (size_t size = o.min_bytes; size != 0; size = perf_next_size(&o, size)) {
+    c.size = size;
+    for (int v = 1; v <= 2; ++v) {
+      if (variant != 0 && variant != v) continue;
+      c.get = v == 2;
+      const uint32_t seed = (uint32_t)size * 5u + (uint32_t)v;
+      /* the sending side holds the pattern, the receiving side zeroes */
+      perf_fill(host, size, seed);
+      if (c.get) {
+        if (h.me == 1) CK(cudaMemcpy(c.sym, host, size, cudaMemcpyHostToDevice));
+        CK(cudaMemset(c.local, 0, size));
+      } else {
+        CK(cudaMemcpy(c.local, host, size, cudaMemcpyHostToDevice));
+        if (h.me == 1) CK(cudaMemset(c.sym, 0, size));
+      }
+      CK(cudaDeviceSynchronize());
+      shmem_barrier_all();
+      perf_summary value, ref;
+      memset(&value, 0, sizeof value);
+      memset(&ref, 0, sizeof ref);
+      if (h.me == 0) {
+        if (c.get) { /* the reference must not touch the get's destination after the get: run it first */
+          ref = perf_us_to_gbps(perf_host_time_us(&h, os_ref, &c), size);
+          CK(cudaMemset(c.local, 0, size));
+          CK(cudaDeviceSynchronize());
+        } else {
+          ref = perf_us_to_gbps(perf_host_time_us(&h, os_ref, &c), size);
+        }
+        value = perf_us_to_gbps(perf_host_time_us(&h, os_run, &c), size);
+      }
+      shmem_barrier_all();
+      long bad = 0;
+      if (c.get ? h.me == 0 : h.me == 1) {
+        CK(cudaMemcpy(host, c.get ? c.local : c.sym, size, cudaMemcpyDeviceToHost));
+        bad = perf_check(&h, host, size, seed, c.get ? "PE 0's get destination" : "PE 1's put destination");
+      }
+      perf_point p;
+      memset(&p, 0, sizeof p);
+      p.size = size;
+      p.type = "";
+      p.op = c.get ? "getmem_on_stream" : "putmem_on_stream";
+      p.scope = "stream";
+      p.metric = "bw_GBps";
+      p.value = value;
+      p.ref_name = "local_ce_GBps";
+      p.ref = ref;
+      p.errors = perf_host_errors(&h, bad);
+      perf_report(&h, &p);
+    }
+  }
+  CK(cudaStreamDestroy(c.stream));
+  CK(cudaFree(c.local));
+  CK(cudaFree(c.local2));
+  free(host);
+  shmem_free(c.sym);
+  return perf_host_finish(&h);
+}

@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# run_suite.sh [options] [-- extra arguments for every program]
+#
+# Runs the whole perftest suite (the host programs, and the device programs when a GPU is present) for
+# one launcher and one or more PE counts, into a results folder:
+#   <out>/machine.txt          host, CPUs, memory, OS, compilers, libraries, GPUs, gpushmem-info
+#   <out>/commands.txt         every command exactly as run, with its exit status
+#   <out>/<run>/<program>.log  the program's output (table, '#' lines, json: lines)
+#   <out>/<run>/<program>.jsonl  its points, one JSON object per line
+#   <out>/summary.txt          one line per program and run: ok / FAILED (status)
+# where <run> is <library>-<launcher>-np<N> (gpushmem-mpirun-np2, openmpi-oshrun-np4, ...).
+# plot.py turns one or more results folders into charts and the ours-vs-baseline ratio table.
+#
+#   -B DIR       gpushmem build folder holding bin/ (default: build)
+#   -o DIR       results folder (default: results/suite-<date>-<time>)
+#   -l LAUNCHER  mpirun | gpushmemrun | oshrun (default mpirun); oshrun runs only the baseline
+#   -n LIST      PE counts, comma-separated (default 2)
+#   -b           also build the host programs with Open MPI's oshcc and run them under oshrun (the
+#                baseline), for the same PE counts, in the same job
+#   -q           quick: small sizes and few iterations (a smoke run, not figures)
+#   -t SECONDS   per-program time limit (default 600)
+#   -p LIST      only these programs (comma-separated names)
+#   -h           this text
+# Environment: MPIRUN (mpirun), OSHCC (oshcc), OSHRUN (oshrun), OSHRUN_ARGS (Open MPI settings for
+# oshrun; default "--mca memory ^patcher", which avoids Open MPI 4.1's crash at shmem_finalize),
+# SHMEM_SYMMETRIC_SIZE (default 1G), GPUSHMEM_ERROR_CHECKS (default 0 for the device programs).
+# Exit status: 0 when every program ran and passed its data checks, 1 otherwise.
+set -u
+
+me=run_suite.sh
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=build
+out=
+launcher=mpirun
+nps=2
+baseline=0
+quick=0
+limit=600
+only=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -B) build=$2; shift 2 ;;
+    -o) out=$2; shift 2 ;;
+    -l) launcher=$2; shift 2 ;;
+    -n) nps=$2; shift 2 ;;
+    -b) baseline=1; shift ;;
+    -q) quick=1; shift ;;
+    -t) limit=$2; shift 2 ;;
+    -p) only=$2; shift 2 ;;
+    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --) shift; break ;;
+    *) echo "$me: unknown argument '$1' (try -h)" >&2; exit 64 ;;
+  esac
+done
+extra=("$@")
+case $launcher in
+  mpirun | gpushmemrun) ours=1 ;;
+  oshrun) ours=0; baseline=1 ;;
+  *) echo "$me: -l $launcher: choose mpirun, gpushmemrun or oshrun" >&2; exit 64 ;;
+esac
+case $nps in *[!0-9,]* | "" ) echo "$me: -n $nps: a comma-separated list of PE counts" >&2; exit 64 ;; esac
+bin=$build/bin
+out=${out:-results/suite-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+cmds=$out/commands.txt
+: >"$cmds"
+: >"$out/summary.txt"
+
+# The host programs, in the order they run. The collective ones exist in a gpushmem build only once
+# the library has its 1.5 team collectives (perftest/CMakeLists.txt checks); missing ones are noted.
+host_programs=(host_put_latency host_get_latency host_p_latency host_g_latency host_put_bw host_get_bw
+  host_atomic_latency host_barrier_latency host_bcast_latency host_reduction_latency host_alltoall_latency
+  host_fcollect_latency host_malloc_latency)
+device_programs=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_put_latency shmem_get_latency
+  shmem_p_latency shmem_g_latency shmem_atomic_bw shmem_atomic_latency shmem_put_ping_pong_latency
+  shmem_p_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
+  barrier_latency sync_latency)
+
+# Arguments per program: the defaults, or small ones for -q.
+args_for() {
+  local p=$1
+  if [ "$quick" = 1 ]; then
+    case $p in
+      host_*_bw) echo "-b 8 -e 64K -f 8 -n 5 -w 1 -r 3" ;;
+      host_malloc_latency) echo "-b 8 -e 1M -f 32 -n 5 -w 1 -r 3" ;;
+      host_reduction_latency) echo "-b 8 -e 4K -f 8 -n 5 -w 1 -r 3" ;;
+      host_p_latency | host_g_latency | host_atomic_latency | host_barrier_latency) echo "-n 10 -w 2 -r 3" ;;
+      host_*) echo "-b 8 -e 4K -f 8 -n 10 -w 2 -r 3" ;;
+      shmem_*_bw) echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3 -c 4 -t 128" ;;
+      *) echo "-b 8 -e 256 -f 4 -n 10 -w 2 -r 3" ;;
+    esac
+  else
+    case $p in
+      shmem_atomic_latency | shmem_atomic_bw) echo "-a all" ;;
+      barrier_latency | sync_latency) echo "-s all" ;;
+      host_reduction_latency) echo "-d all -o sum" ;;
+    esac
+  fi
+}
+# Options a device program does not take under -q: shmem_p/g latency and the signal/sync programs have
+# no size range.
+device_quick_filter() {
+  case $1 in
+    shmem_p_latency | shmem_g_latency | shmem_signal_ping_pong_latency | shmem_atomic_latency | shmem_atomic_bw | \
+      barrier_latency | sync_latency | shmem_p_bw | shmem_g_bw | shmem_p_ping_pong_latency)
+      sed -e 's/-b [^ ]* //; s/-e [^ ]* //; s/-f [^ ]* //; s/-c [^ ]* //; s/-t [^ ]* //' ;;
+    *) cat ;;
+  esac
+}
+
+failed=0
+# run <run dir> <program label> <command...>
+run() {
+  local dir=$1 label=$2
+  shift 2
+  mkdir -p "$dir"
+  local log=$dir/$label.log json=$dir/$label.jsonl
+  rm -f "$json"
+  printf '%s\n' "$*  --json $json" >>"$cmds"
+  echo "$me: $(basename "$dir")/$label" >&2
+  timeout -k 10 "$limit" "$@" --json "$json" >"$log" 2>&1
+  local status=$?
+  echo "# exit status $status" >>"$log"
+  printf '%s\n' "  -> exit status $status" >>"$cmds"
+  local verdict=ok
+  if [ $status -eq 77 ]; then
+    verdict="skipped (77)"
+  elif [ $status -ne 0 ]; then
+    verdict="FAILED (status $status$([ $status -eq 124 ] && echo ", stopped after $limit s"))"
+    failed=1
+  elif grep -q '"check":"FAIL"' "$log"; then
+    verdict="FAILED (a data check)"
+    failed=1
+  fi
+  printf '%-28s %-28s %s\n' "$(basename "$dir")" "$label" "$verdict" | tee -a "$out/summary.txt" >&2
+}
+selected() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+
+{
+  echo "date: $(date -Is)"
+  echo "host: $(hostname)  kernel: $(uname -srm)"
+  grep -m1 PRETTY_NAME /etc/os-release 2>/dev/null
+  echo "cpus: $(nproc) online; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+  grep -m1 MemTotal /proc/meminfo
+  echo "launcher: $launcher  PE counts: $nps  quick: $quick  baseline: $baseline"
+  echo "SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1G (default here)} GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-<unset>}"
+  echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null)"
+  cc --version 2>/dev/null | head -1
+  command -v "${MPIRUN:-mpirun}" >/dev/null && "${MPIRUN:-mpirun}" --version 2>/dev/null | head -1
+  command -v ucx_info >/dev/null && ucx_info -v 2>/dev/null | head -1
+  command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null && nvidia-smi topo -m 2>/dev/null
+  [ -x "$bin/gpushmem-info" ] && "$bin/gpushmem-info" 2>&1
+} >"$out/machine.txt" 2>&1
+
+export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1G}
+as_root=()
+[ "$(id -u)" -eq 0 ] && as_root=(--allow-run-as-root)
+
+# ---- ours ------------------------------------------------------------------------------------------
+have_gpu=0
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
+if [ "$ours" = 1 ]; then
+  if [ ! -x "$bin/host_put_bw" ]; then
+    echo "$me: $bin/host_put_bw not found: build gpushmem first (scripts/build.sh $build)" >&2
+    exit 64
+  fi
+  IFS=, read -r -a np_list <<<"$nps"
+  for np in "${np_list[@]}"; do
+    dir=$out/gpushmem-$launcher-np$np
+    if [ "$launcher" = mpirun ]; then
+      launch=(env GPUSHMEM_BOOTSTRAP=mpi "${MPIRUN:-mpirun}" "${as_root[@]}" --oversubscribe -np "$np")
+    else
+      launch=(env -u GPUSHMEM_BOOTSTRAP "$bin/gpushmemrun" -n "$np")
+    fi
+    for p in "${host_programs[@]}"; do
+      selected "$p" || continue
+      if [ ! -x "$bin/$p" ]; then
+        printf '%-28s %-28s %s\n' "$(basename "$dir")" "$p" "not built" | tee -a "$out/summary.txt" >&2
+        continue
+      fi
+      # shellcheck disable=SC2046 # word splitting of the argument list is intended
+      run "$dir" "$p" "${launch[@]}" "$bin/$p" $(args_for "$p") "${extra[@]}"
+    done
+    if [ "$have_gpu" = 1 ] && [ -x "$bin/host_put_on_stream_bw" ] && selected host_put_on_stream_bw; then
+      # shellcheck disable=SC2046
+      run "$dir" host_put_on_stream_bw "${launch[@]}" "$bin/host_put_on_stream_bw" \
+        $([ "$quick" = 1 ] && echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3") "${extra[@]}"
+    fi
+    # Device programs: 2 PEs (PE 0 -> PE 1), only where a GPU is.
+    if [ "$have_gpu" = 1 ] && [ "$np" = 2 ]; then
+      for p in "${device_programs[@]}"; do
+        selected "$p" || continue
+        [ -x "$bin/$p" ] || continue
+        # shellcheck disable=SC2046
+        GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-0} run "$dir" "$p" "${launch[@]}" "$bin/$p" \
+          $(args_for "$p" | device_quick_filter "$p") "${extra[@]}"
+      done
+    fi
+  done
+fi
+
+# ---- the Open MPI baseline: the same host sources built with oshcc, run under oshrun -----------------
+if [ "$baseline" = 1 ]; then
+  oshcc=${OSHCC:-oshcc}
+  oshrun=${OSHRUN:-oshrun}
+  if ! command -v "$oshcc" >/dev/null || ! command -v "$oshrun" >/dev/null; then
+    echo "$me: -b: $oshcc / $oshrun not found (Debian: apt install openmpi-bin libopenmpi-dev)" >&2
+    exit 64
+  fi
+  obin=$out/bin-openmpi
+  mkdir -p "$obin"
+  for p in "${host_programs[@]}"; do
+    selected "$p" || continue
+    cmd=("$oshcc" -O2 -std=gnu11 -Wall -I"$root/perftest/common" -I"$root/perftest/host"
+      "$root/perftest/host/$p.c" -o "$obin/$p")
+    printf '%s\n' "${cmd[*]}" >>"$cmds"
+    if ! "${cmd[@]}" >"$obin/$p.build.log" 2>&1; then
+      echo "$me: building $p with $oshcc failed (see $obin/$p.build.log)" >&2
+      failed=1
+    fi
+  done
+  read -r -a oshrun_args <<<"${OSHRUN_ARGS:---mca memory ^patcher}"
+  IFS=, read -r -a np_list <<<"$nps"
+  for np in "${np_list[@]}"; do
+    dir=$out/openmpi-oshrun-np$np
+    for p in "${host_programs[@]}"; do
+      selected "$p" || continue
+      [ -x "$obin/$p" ] || continue
+      # shellcheck disable=SC2046
+      run "$dir" "$p" "$oshrun" "${as_root[@]}" --oversubscribe "${oshrun_args[@]}" -np "$np" "$obin/$p" \
+        $(args_for "$p") "${extra[@]}"
+    done
+  done
+fi
+
+echo "results: $out (summary.txt; plot: python3 perftest/plot.py $out)" >&2
+[ "$failed" = 0 ]
