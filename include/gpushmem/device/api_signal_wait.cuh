@@ -7,7 +7,8 @@
  *   shmem_signal_fetch: this PE's signal word (an acquire load).
  *   shmem_signal_wait_until: waits until this PE's signal word satisfies cmp, returns that value.
  *   shmem_TYPE_wait_until / test and the _all / _any / _some (+ _vector) forms over T-AMO: see wait.cuh
- *   for return values (empty sets included) and fairness.
+ *   for return values (empty sets included) and fairness. The deprecated short / ushort wait_until and
+ *   test, shmem_TYPE_wait and shmem_wait on both sides too.
  */
 #ifndef GPUSHMEM_DEVICE_API_SIGNAL_WAIT_CUH
 #define GPUSHMEM_DEVICE_API_SIGNAL_WAIT_CUH
@@ -97,5 +98,22 @@ GPUSHMEMI_HD_FN(uint64_t, shmem_signal_wait_until, (uint64_t * sig_addr, int cmp
 GPUSHMEM_AMO_TYPES(GPUSHMEMI_WAIT)
 #undef GPUSHMEMI_WAIT
 #undef GPUSHMEMI_WAIT_SET
+
+/* Deprecated forms 1.5 still lists: short / ushort wait_until and test, shmem_TYPE_wait and shmem_wait
+   (wait_until with SHMEM_CMP_NE). */
+#define GPUSHMEMI_WAIT_EXTRA(T, N)                                                                        \
+  GPUSHMEMI_HD_FN(void, shmem_##N##_wait_until, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value), \
+                  (void)GPUSHMEMI_DEV::wait_until("shmem_" #N "_wait_until", ivar, cmp, cmp_value))       \
+  GPUSHMEMI_HD_FN(int, shmem_##N##_test, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value),        \
+                  (GPUSHMEMI_DEV::test("shmem_" #N "_test", ivar, cmp, cmp_value)))
+GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEMI_WAIT_EXTRA)
+#undef GPUSHMEMI_WAIT_EXTRA
+#define GPUSHMEMI_DEPRECATED_WAIT(T, N)                                               \
+  GPUSHMEMI_HD_FN(void, shmem_##N##_wait, (T * ivar, T cmp_value), (ivar, cmp_value), \
+                  (void)GPUSHMEMI_DEV::wait_until("shmem_" #N "_wait", ivar, SHMEM_CMP_NE, cmp_value))
+GPUSHMEM_DEPRECATED_WAIT_TYPES(GPUSHMEMI_DEPRECATED_WAIT)
+#undef GPUSHMEMI_DEPRECATED_WAIT
+GPUSHMEMI_HD_FN(void, shmem_wait, (long *ivar, long cmp_value), (ivar, cmp_value),
+                (void)GPUSHMEMI_DEV::wait_until("shmem_wait", ivar, SHMEM_CMP_NE, cmp_value))
 
 #endif /* GPUSHMEM_DEVICE_API_SIGNAL_WAIT_CUH */

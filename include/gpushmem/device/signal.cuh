@@ -47,17 +47,17 @@ __device__ __forceinline__ void put_signal(const char *call, T *dest, const T *s
    ordered after earlier puts only by shmem_fence or shmem_quiet, as those are. */
 __device__ __forceinline__ void signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   if (error_checks()) check_sig_op(call, sig_op);
-  system_atomic<uint64_t> word(*remote(call, "sig_addr", sig_addr, sizeof(uint64_t), pe));
+  uint64_t *word = remote(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
   if (sig_op == SHMEM_SIGNAL_ADD)
-    word.fetch_add(signal, cuda::memory_order_relaxed);
+    gmem::fetch_add(word, signal);
   else
-    word.store(signal, cuda::memory_order_relaxed);
+    gmem::store_relaxed(word, signal);
 }
 
 /* This PE's signal word; an acquire, so the payload of the put_signal that wrote the value is visible. */
 __device__ __forceinline__ uint64_t signal_fetch(const char *call, const uint64_t *sig_addr) {
   const uint64_t *word = local(call, "sig_addr", sig_addr, sizeof(uint64_t));
-  return system_atomic<uint64_t>(*const_cast<uint64_t *>(word)).load(cuda::memory_order_acquire);
+  return acquire_load(word);
 }
 
 __device__ __forceinline__ uint64_t signal_wait_until(const char *call, uint64_t *sig_addr, int cmp,

@@ -5,8 +5,8 @@
  * in round k this PE stores the barrier's number into round word k of PE (me + 2^k) mod n and waits for
  * PE (me - 2^k) mod n to do the same to its own; ceil(log2 n) rounds. Numbers only grow, and a waiter
  * compares with >=, so nothing is ever reset. barrier_all is quiet followed by sync_all (its first
- * arrival needs no release of its own after the quiet's system fence). Each round ends with an acquire
- * load of the word it waited on, not a fence.
+ * arrival needs no release of its own after the quiet's system fence). Each round spins with acquire
+ * loads on the word it waits for, and needs no fence.
  *
  * One caller per PE: the collective is called by exactly one thread of each PE (or one warp / block
  * through the shmemx_*_warp / _block forms); two concurrent callers on one PE break the sequence.
@@ -51,11 +51,10 @@ __device__ __noinline__ inline void sync_all_rounds(const char *call, bool after
     else
       arrive_release(&peer->sync_round[k].value, epoch);
     released = false;  // later rounds must pass on what this PE acquired in the earlier ones
-    // Relaxed spin, then one acquire load (round words only grow, so it still reads >= epoch): this
-    // round's sender's earlier stores become visible without a system fence on the critical path.
-    while (poll_load(&mine->sync_round[k].value) < epoch) {
+    // An acquire spin: the load that sees the epoch makes this round's sender's earlier stores visible,
+    // without a system fence on the critical path.
+    while (acquire_load(&mine->sync_round[k].value) < epoch) {
     }
-    (void)acquire_load(&mine->sync_round[k].value);
   }
 }
 

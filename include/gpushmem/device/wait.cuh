@@ -1,8 +1,9 @@
 /*
  * Point-to-point synchronisation on this PE's own symmetric words (OpenSHMEM 1.5 section 9.10 and the
  * notes' 4.5): wait_until / test and their _all, _any, _some and _vector forms. Words are read with
- * relaxed system-scope loads, atomic with respect to the AMOs and signals that update them; a satisfied
- * wait or test ends with an acquire, so data delivered before the update is visible afterwards.
+ * system-scope acquire loads (ordering.cuh), atomic with respect to the AMOs and signals that update them:
+ * the load that finds an element satisfied is the one that makes the data delivered before that update
+ * visible, so no wait or test needs a fence.
  *
  * Return values, including the empty set (nelems == 0 or every element excluded by status):
  *   wait_until_all: returns; wait_until_any: SIZE_MAX; wait_until_some: 0;
@@ -56,17 +57,13 @@ __device__ __forceinline__ void check_wait_args(const char *call, const T *ivars
   }
 }
 
-/* Spins until *word satisfies cmp; returns the value that satisfied it, read by an acquire load (so the
-   data delivered before exactly that value is visible). The spin itself uses relaxed loads; the acquire
-   re-reads the word once they see the condition, and the spin goes on if the word changed back in
-   between (possible with NE, LT, ... and SIGNAL_SET). No checks. */
+/* Spins until *word satisfies cmp; returns the value that satisfied it, read by the acquire load that
+   saw it (so the data delivered before exactly that value is visible). No checks. */
 template <class T>
 __device__ __forceinline__ T wait_value(T *word, int cmp, T target) {
   for (;;) {
-    if (compare(poll_load(word), cmp, target)) {
-      const T seen = acquire_load(word);
-      if (compare(seen, cmp, target)) return seen;
-    }
+    const T seen = acquire_load(word);
+    if (compare(seen, cmp, target)) return seen;
   }
 }
 
@@ -79,7 +76,7 @@ __device__ __forceinline__ T wait_until(const char *call, T *ivar, int cmp, T ta
 template <class T>
 __device__ __forceinline__ int test(const char *call, T *ivar, int cmp, T target) {
   check_wait_args(call, ivar, 1, cmp);
-  return compare(acquire_load(ivar), cmp, target) ? 1 : 0;  // one load: an acquire costs less than a fence
+  return compare(acquire_load(ivar), cmp, target) ? 1 : 0;
 }
 
 template <class T, class Targets>
@@ -88,10 +85,9 @@ __device__ __forceinline__ void wait_until_all(const char *call, T *ivars, size_
   check_wait_args(call, ivars, nelems, cmp);
   for (size_t i = 0; i < nelems; ++i) {
     if (!included(status, i)) continue;
-    while (!compare(poll_load(ivars + i), cmp, targets[i])) {
+    while (!compare(acquire_load(ivars + i), cmp, targets[i])) {
     }
   }
-  acquire_after_wait();
 }
 
 template <class T, class Targets>
@@ -99,8 +95,7 @@ __device__ __forceinline__ int test_all(const char *call, T *ivars, size_t nelem
                                         Targets targets) {
   check_wait_args(call, ivars, nelems, cmp);
   for (size_t i = 0; i < nelems; ++i)
-    if (included(status, i) && !compare(poll_load(ivars + i), cmp, targets[i])) return 0;
-  acquire_after_wait();
+    if (included(status, i) && !compare(acquire_load(ivars + i), cmp, targets[i])) return 0;
   return 1;
 }
 
@@ -117,7 +112,7 @@ __device__ __forceinline__ size_t scan_any(T *ivars, size_t nelems, const int *s
   for (size_t k = 0, i = start; k < nelems; ++k, i = (i + 1 == nelems ? 0 : i + 1)) {
     if (!included(status, i)) continue;
     any_included = true;
-    if (compare(poll_load(ivars + i), cmp, targets[i])) return i;
+    if (compare(acquire_load(ivars + i), cmp, targets[i])) return i;
   }
   *empty = !any_included;
   return SIZE_MAX;
@@ -128,9 +123,7 @@ __device__ __forceinline__ size_t test_any(const char *call, T *ivars, size_t ne
                                            Targets targets) {
   check_wait_args(call, ivars, nelems, cmp);
   bool empty = false;
-  const size_t found = scan_any(ivars, nelems, status, cmp, targets, any_scan_start(nelems), &empty);
-  if (found != SIZE_MAX) acquire_after_wait();
-  return found;
+  return scan_any(ivars, nelems, status, cmp, targets, any_scan_start(nelems), &empty);
 }
 
 template <class T, class Targets>
@@ -142,10 +135,7 @@ __device__ __forceinline__ size_t wait_until_any(const char *call, T *ivars, siz
     bool empty = false;
     const size_t found = scan_any(ivars, nelems, status, cmp, targets, start, &empty);
     if (empty) return SIZE_MAX;
-    if (found != SIZE_MAX) {
-      acquire_after_wait();
-      return found;
-    }
+    if (found != SIZE_MAX) return found;
   }
 }
 
@@ -158,7 +148,7 @@ __device__ __forceinline__ size_t scan_some(T *ivars, size_t nelems, size_t *ind
   for (size_t i = 0; i < nelems; ++i) {
     if (!included(status, i)) continue;
     any_included = true;
-    if (compare(poll_load(ivars + i), cmp, targets[i])) indices[count++] = i;
+    if (compare(acquire_load(ivars + i), cmp, targets[i])) indices[count++] = i;
   }
   *empty = !any_included;
   return count;
@@ -169,9 +159,7 @@ __device__ __forceinline__ size_t test_some(const char *call, T *ivars, size_t n
                                             const int *status, int cmp, Targets targets) {
   check_wait_args(call, ivars, nelems, cmp);
   bool empty = false;
-  const size_t count = scan_some(ivars, nelems, indices, status, cmp, targets, &empty);
-  if (count != 0) acquire_after_wait();
-  return count;
+  return scan_some(ivars, nelems, indices, status, cmp, targets, &empty);
 }
 
 template <class T, class Targets>
@@ -182,10 +170,7 @@ __device__ __forceinline__ size_t wait_until_some(const char *call, T *ivars, si
     bool empty = false;
     const size_t count = scan_some(ivars, nelems, indices, status, cmp, targets, &empty);
     if (empty) return 0;
-    if (count != 0) {
-      acquire_after_wait();
-      return count;
-    }
+    if (count != 0) return count;
   }
 }
 
