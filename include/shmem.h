@@ -299,13 +299,14 @@ GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEM_DECLARE_TYPED_SIGNAL)
 GPUSHMEM_AMO_TYPES(GPUSHMEM_DECLARE_WAIT)
 /* Deprecated: the plain long form of wait_until (in C11 also the generic macro's name). */
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
-#endif
-/* Deprecated, host only: short / ushort wait_until and test; shmem_wait is wait_until with SHMEM_CMP_NE. */
+/* Deprecated: short / ushort wait_until and test; shmem_wait is wait_until with SHMEM_CMP_NE. (CUDA: host and
+   device forms in gpushmem/device/api_signal_wait.cuh.) */
 GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEM_DECLARE_WAIT_ONE)
 #define GPUSHMEM_DECLARE_DEPRECATED_WAIT(T, N) void shmem_##N##_wait(T *ivar, T cmp_value);
 GPUSHMEM_DEPRECATED_WAIT_TYPES(GPUSHMEM_DECLARE_DEPRECATED_WAIT)
 #undef GPUSHMEM_DECLARE_DEPRECATED_WAIT
 void shmem_wait(long *ivar, long cmp_value);
+#endif
 #undef GPUSHMEM_DECLARE_WAIT
 #undef GPUSHMEM_DECLARE_WAIT_SET
 #undef GPUSHMEM_DECLARE_WAIT_ONE
