@@ -4,6 +4,7 @@
 // checks what its left neighbour put through both.
 #include <shmem.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "pe_check.h"
