@@ -103,6 +103,28 @@
   X(float, float) X(double, double) GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X)
 #define GPUSHMEM_HOST_ONLY_RMA_TYPES(X) X(long double, longdouble)
 
+/* T-RED: the reduction types, by operator (the specification's reduction-type table). */
+/* AND, OR, XOR: the unsigned and fixed-width integers and size_t (14). */
+#define GPUSHMEM_REDUCE_BITWISE_TYPES(X) \
+  X(unsigned char, uchar) GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) \
+  X(size_t, size)
+/* MIN, MAX: every integer and floating type (24). */
+#define GPUSHMEM_REDUCE_MINMAX_TYPES(X) \
+  X(char, char) X(signed char, schar) GPUSHMEM_TYPES_SIGNED(X) X(ptrdiff_t, ptrdiff) X(unsigned char, uchar) \
+  GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) X(size_t, size) \
+  GPUSHMEM_TYPES_FLOATING(X)
+/* SUM, PROD: MIN/MAX's types and the two complex types (26); the complex ones are listed apart, for C only
+   (GPUSHMEM_REDUCE_COMPLEX_TYPES: their C++ and CUDA spellings differ). */
+#define GPUSHMEM_REDUCE_ARITH_TYPES(X) GPUSHMEM_REDUCE_MINMAX_TYPES(X)
+#define GPUSHMEM_REDUCE_COMPLEX_TYPES(X) X(float _Complex, complexf) X(double _Complex, complexd)
+/* Device reductions: the same without long double and the complex types. */
+#define GPUSHMEM_DEVICE_REDUCE_BITWISE_TYPES(X) GPUSHMEM_REDUCE_BITWISE_TYPES(X)
+#define GPUSHMEM_DEVICE_REDUCE_MINMAX_TYPES(X) \
+  X(char, char) X(signed char, schar) GPUSHMEM_TYPES_SIGNED(X) X(ptrdiff_t, ptrdiff) X(unsigned char, uchar) \
+  GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FIXED_SIGNED(X) GPUSHMEM_TYPES_FIXED_UNSIGNED(X) X(size_t, size) \
+  X(float, float) X(double, double)
+#define GPUSHMEM_DEVICE_REDUCE_ARITH_TYPES(X) GPUSHMEM_DEVICE_REDUCE_MINMAX_TYPES(X)
+
 /* The element sizes of the putSIZE / getSIZE forms, in bits. */
 #define GPUSHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 
