@@ -3,7 +3,8 @@
 
     python3 perftest/plot.py [-o OUTDIR] RESULTS [RESULTS ...]
 
-RESULTS are run_suite.sh results folders (or single .jsonl files, or logs with "json: " lines). Every
+RESULTS are run_suite.sh or run_device.sh results folders (or single .jsonl files, or logs with "json: "
+lines). Every
 JSON point belongs to a run: the folder it came from (<library>-<launcher>-np<N>), prefixed with the
 results folder's name when several are given, so two builds or two libraries overlay in one chart.
 
@@ -84,8 +85,10 @@ def load(paths):
         top = os.path.basename(os.path.abspath(p))
         found = False
         for dirpath, _, files in sorted(os.walk(p)):
+            # run_suite.sh folders hold .jsonl files; run_device.sh folders only .log files with json: lines
+            ext = ".jsonl" if any(f.endswith(".jsonl") for f in files) else ".log"
             for name in sorted(files):
-                if not name.endswith(".jsonl"):
+                if not name.endswith(ext):
                     continue
                 found = True
                 run = os.path.relpath(dirpath, p)

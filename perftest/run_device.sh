@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_device.sh [-B build_dir] [-o results_dir] [-t seconds] [-- extra mpirun arguments]
+# run_device.sh [-B build_dir] [-o results_dir] [-t seconds] [-x suffix] [-- extra mpirun arguments]
 #
 # Runs every device benchmark (perftest/device/) with 2 PEs under mpirun, one log per program in the
 # results folder, then prints (and saves as summary.txt) the issue's figures next to the raw references
@@ -7,6 +7,8 @@
 #   -B  build folder holding bin/ (default: build)
 #   -o  results folder (default: results/device-<date>-<time>)
 #   -t  per-program time limit in seconds (default 600)
+#   -x  program name suffix: -x _nvshmem runs the NVSHMEM builds of the same sources
+#       (cmake -DGPUSHMEM_PERFTEST_NVSHMEM_ROOT=...; NVSHMEM's own bootstrap settings apply)
 # Environment (exported to the PEs; defaults in brackets): GPUSHMEM_BOOTSTRAP [mpi], SHMEM_SYMMETRIC_SIZE
 # [1G], GPUSHMEM_ERROR_CHECKS [0: the figures are for the unchecked fast path; set 1 to measure the
 # checks' cost], MPIRUN [mpirun]. With two GPUs each PE gets its own (local rank modulo visible GPUs);
@@ -18,19 +20,21 @@ me=run_device.sh
 build=build
 out=
 limit=600
+suffix=
 while [ $# -gt 0 ]; do
   case $1 in
     -B) build=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
     -t) limit=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -x) suffix=$2; shift 2 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; break ;;
     *) echo "$me: unknown argument '$1' (try -h)" >&2; exit 64 ;;
   esac
 done
 bin=$build/bin
-if [ ! -x "$bin/shmem_put_bw" ]; then
-  echo "$me: $bin/shmem_put_bw not found: build the project with CUDA first (cmake --build $build)" >&2
+if [ ! -x "$bin/shmem_put_bw$suffix" ]; then
+  echo "$me: $bin/shmem_put_bw$suffix not found: build the project with CUDA first (cmake --build $build)" >&2
   exit 64
 fi
 out=${out:-results/device-$(date +%Y%m%d-%H%M%S)}
@@ -55,10 +59,10 @@ launch+=(-np 2 "$@")
 failed=()
 # run <log name> <program> [args...]: one program, its output in <log name>.log.
 run() {
-  local name=$1 log=$out/$1.log
-  shift
-  echo "$me: ${launch[*]} $bin/$*  ->  $log" >&2
-  timeout -k 10 "$limit" "${launch[@]}" "$bin/$@" >"$log" 2>&1
+  local name=$1 log=$out/$1.log prog=$2
+  shift 2
+  echo "$me: ${launch[*]} $bin/$prog$suffix $*  ->  $log" >&2
+  timeout -k 10 "$limit" "${launch[@]}" "$bin/$prog$suffix" "$@" >"$log" 2>&1
   local status=$?
   echo "# exit status $status" >>"$log"
   if [ $status -ne 0 ]; then
@@ -73,6 +77,18 @@ run shmem_put_signal_ping_pong_latency shmem_put_signal_ping_pong_latency
 run shmem_signal_ping_pong_latency shmem_signal_ping_pong_latency
 run shmem_atomic_latency shmem_atomic_latency -a all
 run barrier_latency barrier_latency -s all
+run shmem_put_bw_bidir shmem_put_bw -b 1M --bidir
+run shmem_get_bw shmem_get_bw
+run shmem_get_bw_bidir shmem_get_bw -b 1M --bidir
+run shmem_p_bw shmem_p_bw
+run shmem_g_bw shmem_g_bw
+run shmem_put_latency shmem_put_latency
+run shmem_get_latency shmem_get_latency
+run shmem_g_latency shmem_g_latency
+run shmem_atomic_bw shmem_atomic_bw -a all
+run shmem_put_ping_pong_latency shmem_put_ping_pong_latency
+run shmem_p_ping_pong_latency shmem_p_ping_pong_latency
+run sync_latency sync_latency -s all
 
 # median <log> <key> <filter substrings...>: the median of "key" in the first json line holding every filter.
 median() {
@@ -103,6 +119,19 @@ put8_raw=$(median shmem_p_latency raw_store_fence_us '"op":"shmem_putmem"')
 fa=$(median shmem_atomic_latency lat_us '"op":"fetch_add"')
 fa_raw=$(median shmem_atomic_latency raw_atomic_us '"op":"fetch_add"')
 bar=$(median barrier_latency lat_us '"scope":"thread"')
+gbw=$(median shmem_get_bw bw_GBps '"size":67108864,' '"scope":"block"')
+gbw_st=$(median shmem_get_bw raw_store_GBps '"size":67108864,' '"scope":"block"')
+pbidir=$(median shmem_put_bw_bidir bw_GBps '"size":67108864,' '"scope":"block"')
+pl8=$(median shmem_put_latency lat_us '"size":8,')
+pl8r=$(median shmem_put_latency raw_us '"size":8,')
+get8=$(median shmem_get_latency lat_us '"size":8,')
+get8r=$(median shmem_get_latency raw_us '"size":8,')
+g=$(median shmem_g_latency lat_us '"type":"long"')
+g_raw=$(median shmem_g_latency raw_load_us '"type":"long"')
+ppp=$(median shmem_p_ping_pong_latency rtt_us '"size":8,')
+ppp_raw=$(median shmem_p_ping_pong_latency raw_rtt_us '"size":8,')
+sync=$(median sync_latency lat_us '"scope":"thread"')
+sync_raw=$(median sync_latency raw_barrier_us '"scope":"thread"')
 bar_raw=$(median barrier_latency raw_barrier_us '"scope":"thread"')
 
 {
@@ -123,6 +152,14 @@ bar_raw=$(median barrier_latency raw_barrier_us '"scope":"thread"')
     "0.853" "-" "<= 0.9" "$(verdict "$fa" le 0.9)"
   printf '%-36s %-10s %-22s %-20s %-9s %-8s %-4s\n' "device barrier, 2 PEs (us)" "$(fmt "$bar")" "$(fmt "$bar_raw")" \
     "-" "2.6" "<= 2.0" "$(verdict "$bar" le 2.0)"
+  echo "Other figures (no targets): program, gpushmem, raw this run"
+  printf '  %-34s %-10s %s\n' "get 64 MiB block (GB/s)" "$(fmt "$gbw")" "ld $(fmt "$gbw_st")"
+  printf '  %-34s %-10s %s\n' "put 64 MiB block, bidir sum (GB/s)" "$(fmt "$pbidir")" "-"
+  printf '  %-34s %-10s %s\n' "put 8 B + quiet, thread (us)" "$(fmt "$pl8")" "$(fmt "$pl8r")"
+  printf '  %-34s %-10s %s\n' "get 8 B, thread (us)" "$(fmt "$get8")" "$(fmt "$get8r")"
+  printf '  %-34s %-10s %s\n' "shmem_long_g (us)" "$(fmt "$g")" "$(fmt "$g_raw")"
+  printf '  %-34s %-10s %s\n' "p ping-pong RTT (us)" "$(fmt "$ppp")" "$(fmt "$ppp_raw")"
+  printf '  %-34s %-10s %s\n' "device sync_all, 2 PEs (us)" "$(fmt "$sync")" "$(fmt "$sync_raw")"
   echo "raw, this run: st = SM stores through shmem_ptr with the same grid, ce = cudaMemcpyAsync to the peer"
   echo "mapping; ping-pongs: the same exchange by hand (stores, fence, flag); p/put: store + __threadfence_system;"
   echo "fetch-add: atomicAdd_system; barrier: a flag barrier by hand. Full tables: the .log files."

@@ -13,8 +13,7 @@
  *
  * Usage: barrier_latency [-s thread] [-t 1024] [-n 1000] [-w 100] [-r 11]
  */
-#include <shmem.h>
-#include <shmemx.h>
+#include "perf_shmem.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -8,7 +8,7 @@
  *
  * Usage: shmem_p_latency [-n 1000] [-w 100] [-r 11] [-d int|long|double|putmem|all]
  */
-#include <shmem.h>
+#include "perf_shmem.h"
 
 #include <cstdint>
 #include <cstdio>

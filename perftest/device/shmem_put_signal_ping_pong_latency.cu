@@ -9,7 +9,7 @@
  *
  * Usage: shmem_put_signal_ping_pong_latency [-b 8] [-e 4096] [-n 1000] [-w 100] [-r 11]
  */
-#include <shmem.h>
+#include "perf_shmem.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -8,8 +8,7 @@
  *
  * Usage: shmem_signal_ping_pong_latency [-n 1000] [-w 100] [-r 11]
  */
-#include <shmem.h>
-#include <shmemx.h>
+#include "perf_shmem.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #define GPUSHMEM_PERF_CUDA_CUH
 
 #include <cuda_runtime.h>
-#include <shmem.h>
+#include "perf_shmem.h"
 
 #include <cstdint>
 #include <cstdio>

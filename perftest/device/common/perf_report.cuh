@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "perf_args.cuh"
+#include "perf_shmem.h"
 #include "perf_timer.h"
 
 struct perf_stat {
@@ -53,7 +54,7 @@ inline std::string perf_ratio_cell(const perf_stat &a, const perf_stat &b) {
 /* One JSON object, built key by key, printed as a single "json: {...}" line. */
 class perf_json {
  public:
-  explicit perf_json(const char *bench) { str("bench", bench); }
+  explicit perf_json(const char *bench) { str("bench", bench).str("library", PERF_LIBRARY); }
   perf_json &str(const char *key, const char *value) { return raw(key, std::string("\"") + value + "\""); }
   perf_json &integer(const char *key, long long value) { return raw(key, std::to_string(value)); }
   perf_json &number(const char *key, double value) {

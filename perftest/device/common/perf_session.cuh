@@ -7,7 +7,7 @@
 #define GPUSHMEM_PERF_SESSION_CUH
 
 #include <cuda_runtime.h>
-#include <shmem.h>
+#include "perf_shmem.h"
 
 #include <cstdio>
 #include <vector>

@@ -1,0 +1,179 @@
+/*
+ * The body of shmem_put_latency and shmem_get_latency: one CTA on PE 0 moves SIZE bytes to PE 1
+ * (shmem_putmem, then shmem_quiet) or from PE 1 (shmem_getmem) per iteration; microseconds per iteration,
+ * timed inside the kernel with the GPU clock.
+ *   -s thread  one thread: shmem_putmem / shmem_getmem                        (default)
+ *   -s warp    one warp: shmemx_putmem_warp / shmemx_getmem_warp
+ *   -s block   one CTA of -t threads: shmemx_putmem_block / shmemx_getmem_block
+ * Reference in the same run: the same threads copy the bytes with 8-byte loads and stores through the
+ * device shmem_ptr of PE 1's buffer (a put then __threadfence_system), raw_us.
+ * Checks: the receiving side compares every byte with the pattern the sender holds.
+ */
+#ifndef GPUSHMEM_PERF_RMA_LATENCY_CUH
+#define GPUSHMEM_PERF_RMA_LATENCY_CUH
+
+#include "perf_shmem.h"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "perf_args.cuh"
+#include "perf_cuda.cuh"
+#include "perf_report.cuh"
+#include "perf_session.cuh"
+
+namespace perf_rma_latency {
+
+enum Scope { kThread = 0, kWarp = 1, kBlock = 2 };
+const char *const kScopes[] = {"thread", "warp", "block", nullptr};
+
+template <int S>
+__device__ inline void group_sync() {
+  if constexpr (S == kBlock)
+    __syncthreads();
+  else if constexpr (S == kWarp)
+    __syncwarp();
+}
+
+/* G: dest local, src PE pe's symmetric buffer; else dest symmetric. Raw: the peer side is a mapping. */
+template <int S, bool G, bool Raw>
+__global__ void rma_latency_kernel(char *dest, const char *src, size_t size, int pe, int warm, int iters, int reps,
+                                   unsigned long long *ns) {
+  const unsigned n = S == kThread ? 1 : blockDim.x;
+  perf_timed_loop(warm, iters, reps, threadIdx.x == 0 ? ns : nullptr, [&](long long) {
+    if constexpr (Raw) {
+      if (size % 8 == 0) {
+        for (size_t w = threadIdx.x; w < size / 8; w += n)
+          reinterpret_cast<volatile uint64_t *>(dest)[w] = reinterpret_cast<const volatile uint64_t *>(src)[w];
+      } else {
+        for (size_t b = threadIdx.x; b < size; b += n)
+          reinterpret_cast<volatile char *>(dest)[b] = reinterpret_cast<const volatile char *>(src)[b];
+      }
+      if (!G) __threadfence_system();
+      group_sync<S>();
+    } else if constexpr (G) {
+      if constexpr (S == kBlock)
+        shmemx_getmem_block(dest, src, size, pe);
+      else if constexpr (S == kWarp)
+        shmemx_getmem_warp(dest, src, size, pe);
+      else
+        shmem_getmem(dest, src, size, pe);
+      group_sync<S>();
+    } else {
+      if constexpr (S == kBlock)
+        shmemx_putmem_block(dest, src, size, pe);
+      else if constexpr (S == kWarp)
+        shmemx_putmem_warp(dest, src, size, pe);
+      else
+        shmem_putmem(dest, src, size, pe);
+      group_sync<S>();
+      if (threadIdx.x == 0) shmem_quiet();
+      group_sync<S>();
+    }
+  });
+}
+
+inline int run(int argc, char **argv, bool get) {
+  const char *const bench = get ? "shmem_get_latency" : "shmem_put_latency";
+  perf_args a;
+  a.min_bytes = 8;
+  a.max_bytes = 64 << 10;
+  a.threads = 1024;
+  a.scope = "thread";
+  perf_parse_args(argc, argv, "befnwrst", "  -s: thread (default), warp, block (-t threads)", &a);
+  const int scope = perf_choose(argv[0], 's', a.scope, kScopes);
+  perf_session s = perf_start(bench, 2);
+  char *sym = static_cast<char *>(shmem_malloc(a.max_bytes));
+  char *local = nullptr;
+  unsigned long long *ns = nullptr;
+  PERF_CUDA_CHECK(cudaMalloc(&local, a.max_bytes));
+  PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns)); /* pinned: no page faults */
+  if (sym == nullptr) {
+    std::fprintf(stderr, "%s: PE %d: shmem_malloc(%zu) failed\n", bench, s.me, a.max_bytes);
+    perf_die(1);
+  }
+  char *peer = s.me == 0 ? static_cast<char *>(perf_peer_ptr(sym, 1)) : nullptr;
+  const int threads = scope == kThread ? 1 : scope == kWarp ? 32 : a.threads;
+  if (s.me == 0) {
+    if (peer == nullptr) std::printf("# PE 1 is not load/store reachable from PE 0: no raw column\n");
+    std::printf(
+        "# %s: PE 0 %s PE 1, %s scope (%d threads), one %s per iteration, %d iterations (+%d warm-up), median "
+        "[min,max] of %d repeats\n",
+        bench, get ? "<-" : "->", a.scope, threads, get ? "get" : "put + quiet", a.iters, a.warmup, a.repeats);
+    std::printf("%-10s %-6s %-26s %-10s %-8s %-5s\n", "size(B)", "scope", "lat(us) [min,max]", "raw(us)", "lat/raw",
+                "check");
+  }
+  for (size_t size = a.min_bytes; size != 0; size = perf_next_size(&a, size)) {
+    const uint32_t seed = static_cast<uint32_t>(size) * 11u + (get ? 1u : 0u);
+    /* the sender's buffer holds the pattern: PE 0's local one for a put, PE 1's symmetric one for a get */
+    if (get ? s.me == 1 : s.me == 0) perf_fill(get ? sym : local, size, seed);
+    PERF_CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    auto run_one = [&](bool raw) {
+      perf_spin_up(s.stream, a.spin_up_ms);
+      char *d = get ? local : (raw ? peer : sym);
+      const char *src = get ? (raw ? peer : sym) : local;
+#define PERF_RL(S)                                                                                                     \
+  if (raw && get)                                                                                                      \
+    rma_latency_kernel<S, true, true><<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns); \
+  else if (raw)                                                                                                        \
+    rma_latency_kernel<S, false, true>                                                                                 \
+        <<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns);                              \
+  else if (get)                                                                                                        \
+    rma_latency_kernel<S, true, false>                                                                                 \
+        <<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns);                              \
+  else                                                                                                                 \
+    rma_latency_kernel<S, false, false><<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns);
+      if (scope == kBlock) {
+        PERF_RL(kBlock)
+      } else if (scope == kWarp) {
+        PERF_RL(kWarp)
+      } else {
+        PERF_RL(kThread)
+      }
+#undef PERF_RL
+      PERF_CUDA_CHECK(cudaGetLastError());
+      PERF_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+      return perf_summarize(perf_window_us(ns, a.repeats, a.iters));
+    };
+    perf_stat lat, raw;
+    if (s.me == 0 && peer != nullptr) raw = run_one(true);
+    PERF_CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    /* what the reference delivered must not pass for the library's */
+    if (get ? s.me == 0 : s.me == 1) PERF_CUDA_CHECK(cudaMemset(get ? local : sym, 0, size));
+    PERF_CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    if (s.me == 0) lat = run_one(false);
+    PERF_CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    long long bad = 0;
+    if (get ? s.me == 0 : s.me == 1)
+      bad = perf_check(get ? local : sym, size, seed,
+                       get ? "shmem_get_latency: the get destination" : "shmem_put_latency: the put destination");
+    const long long job_bad = perf_job_errors(s, bad);
+    if (s.me == 0) {
+      std::printf("%-10zu %-6s %-26s %-10s %-8s %-5s\n", size, a.scope, perf_cell(lat).c_str(),
+                  perf_median_cell(raw).c_str(), perf_ratio_cell(lat, raw).c_str(), job_bad ? "FAIL" : "ok");
+      perf_json(bench)
+          .integer("size", static_cast<long long>(size))
+          .str("scope", a.scope)
+          .integer("threads", threads)
+          .integer("iters", a.iters)
+          .integer("repeats", a.repeats)
+          .stat("lat_us", lat)
+          .stat("raw_us", raw)
+          .ratio("ratio_to_raw", lat, raw)
+          .str("check", job_bad ? "FAIL" : "ok")
+          .print();
+    }
+  }
+  PERF_CUDA_CHECK(cudaFree(local));
+  PERF_CUDA_CHECK(cudaFreeHost(ns));
+  shmem_free(sym);
+  return perf_finish(s);
+}
+
+}  // namespace perf_rma_latency
+
+#endif /* GPUSHMEM_PERF_RMA_LATENCY_CUH */

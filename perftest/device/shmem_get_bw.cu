@@ -1,0 +1,13 @@
+/*
+ * shmem_get_bw: device get bandwidth, PE 0 <- PE 1 (--bidir: both ways at once), -s block | warp |
+ * thread, against SM loads through shmem_ptr (raw_st) and cudaMemcpyAsync from the peer (ce); see
+ * common/perf_rma_bw.cuh.
+ *
+ * Usage: shmem_get_bw [-b 8] [-e 64M] [-f 2] [-n 20] [-w 5] [-r 11] [-c 32] [-t 1024] [-s block|warp|thread]
+ *                     [--bidir] [--json FILE]
+ */
+#include "perf_rma_bw.cuh"
+
+int main(int argc, char **argv) {
+  return perf_rma_bw::run(argc, argv, true);
+}
