@@ -85,7 +85,7 @@ extern "C" {
 #define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
-/* Opaque handles (teams and contexts are completed by later releases of the runtime). */
+/* Opaque handles (teams: gpushmem/api/teams.h; contexts are completed by a later release of the runtime). */
 typedef struct gpushmem_team *shmem_team_t;
 typedef struct gpushmem_ctx *shmem_ctx_t;
 typedef struct {
@@ -327,6 +327,9 @@ void shmem_sync_all(void);
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+/* ---- Teams and collectives (their own headers) ------------------------------------------------- */
+#include "gpushmem/api/teams.h"
 
 /* ---- Generic names: C11 _Generic selections and C++ overloads, from the same table -------------- */
 #if defined(GPUSHMEMI_DEVICE_API)

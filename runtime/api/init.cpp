@@ -13,6 +13,7 @@
 #include "gpu/gpu.hpp"
 #include "shmemx.h"
 #include "sync/barrier.hpp"
+#include "team/team.hpp"
 
 namespace gpushmem {
 namespace {
@@ -147,7 +148,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   }
 
   if (node::discover(b, &r.topology) != Status::ok) init_failed(call, "cannot discover the node's PEs");
-  if (r.heap.create(heap::kInternalAreaBytes + heap_bytes) != Status::ok)
+  if (r.heap.create(heap::kInternalAreaBytes + heap_bytes, team::tail_bytes(r.n_pes)) != Status::ok)
     init_failed(call, "cannot create the symmetric heap");
   if (r.channel.connect(b, r.topology) != Status::ok) init_failed(call, "cannot connect to the node's other PEs");
   std::vector<char *> local_bases;
@@ -156,6 +157,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   r.peer_base.assign(r.n_pes, nullptr);
   for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
   r.all_pes_mapped = r.topology.local_size == r.n_pes;
+  team::init();
   // Count the node's CPUs, not this process's affinity: launchers bind each PE to one core.
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   int usable_cpus = online > 0 ? static_cast<int>(online) : 1;
@@ -227,6 +229,7 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   int rc = b->barrier(b);
   // Every PE has drained its GPU before that barrier: nobody uses a GPU heap any more.
   gpu::finalize();
+  team::finalize();
   r.channel.close();
   r.heap.destroy();
   r.peer_base.clear();

@@ -10,7 +10,8 @@
 
 namespace gpushmem::heap {
 
-Status HostHeap::create(uint64_t bytes) {
+Status HostHeap::create(uint64_t user_end, uint64_t runtime_tail) {
+  const uint64_t bytes = user_end + runtime_tail;
   fd_ = memfd_create("gpushmem-heap", MFD_CLOEXEC);
   if (fd_ < 0) {
     GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: memfd_create failed: %s", std::strerror(errno));
@@ -45,7 +46,8 @@ Status HostHeap::create(uint64_t bytes) {
     return Status::out_of_memory;
   }
   base_ = static_cast<char *>(p);
-  size_ = bytes;
+  size_ = user_end;
+  mapped_ = bytes;
   return Status::ok;
 }
 
@@ -61,7 +63,7 @@ Status HostHeap::map_peers(node::PeerChannel &channel, int my_local, std::vector
     }
     // Every PE sizes its heap from the same variable; a peer that differs is caught by the size check in
     // init, so map our own size.
-    void *p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fds[i], 0);
+    void *p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fds[i], 0);
     ::close(fds[i]);
     if (p == MAP_FAILED) {
       GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: cannot map the heap of a local peer: %s",
@@ -76,13 +78,14 @@ Status HostHeap::map_peers(node::PeerChannel &channel, int my_local, std::vector
 }
 
 void HostHeap::destroy() {
-  for (char *p : peer_maps_) munmap(p, size_);
+  for (char *p : peer_maps_) munmap(p, mapped_);
   peer_maps_.clear();
-  if (base_ != nullptr) munmap(base_, size_);
+  if (base_ != nullptr) munmap(base_, mapped_);
   base_ = nullptr;
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   size_ = 0;
+  mapped_ = 0;
 }
 
 }  // namespace gpushmem::heap

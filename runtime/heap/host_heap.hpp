@@ -19,8 +19,10 @@ class HostHeap {
   // Every PE's heap starts at an address with this alignment, the largest shmem_align honours.
   static constexpr uint64_t kBaseAlignment = 1ull << 30;
 
-  // Creates and maps this PE's segment of `bytes` (the internal area plus the user heap).
-  Status create(uint64_t bytes);
+  // Creates and maps this PE's segment of `bytes` (the internal area plus the user heap) followed by
+  // `runtime_tail` bytes the runtime keeps for itself (team synchronisation areas). size() covers only the
+  // first `bytes`: symmetric-address checks never accept the tail.
+  Status create(uint64_t bytes, uint64_t runtime_tail = 0);
   // Collective over the node: shares the segment with every local peer and maps theirs.
   // mapped[local index] receives each base (own base in this PE's slot).
   Status map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped);
@@ -34,6 +36,7 @@ class HostHeap {
   int fd_ = -1;
   char *base_ = nullptr;
   uint64_t size_ = 0;
+  uint64_t mapped_ = 0;            // size_ plus the runtime tail
   std::vector<char *> peer_maps_;  // mappings of peers' segments (not our own)
 };
 

@@ -1,0 +1,94 @@
+// alltoall and alltoalls. Small exchanges are pushed into the receivers' staging buffers (one round); larger
+// ones are pulled pairwise: member i reads block i of member j's source in place, starting with j = i + 1 so
+// that no source is read by everyone at once, and signals j when done (two rounds).
+#include <cstring>
+
+#include "coll/engine.hpp"
+
+namespace gpushmem::coll {
+namespace {
+
+template <class W>
+void copy_strided(char *d, ptrdiff_t dst, const char *s, ptrdiff_t sst, size_t nelems) {
+  W *out = reinterpret_cast<W *>(d);
+  const W *in = reinterpret_cast<const W *>(s);
+  for (size_t e = 0; e < nelems; ++e) out[ptrdiff_t(e) * dst] = in[ptrdiff_t(e) * sst];
+}
+
+struct alignas(16) Word16 {
+  uint64_t lo, hi;
+};
+
+// nelems elements of `elem` bytes: d[e * dst] = s[e * sst] (strides in elements).
+void strided(char *d, ptrdiff_t dst, const char *s, ptrdiff_t sst, size_t nelems, size_t elem) {
+  switch (elem) {
+    case 1:
+      return copy_strided<uint8_t>(d, dst, s, sst, nelems);
+    case 2:
+      return copy_strided<uint16_t>(d, dst, s, sst, nelems);
+    case 4:
+      return copy_strided<uint32_t>(d, dst, s, sst, nelems);
+    case 8:
+      return copy_strided<uint64_t>(d, dst, s, sst, nelems);
+    case 16:
+      return copy_strided<Word16>(d, dst, s, sst, nelems);
+    default:
+      for (size_t e = 0; e < nelems; ++e)
+        std::memcpy(d + ptrdiff_t(e) * dst * ptrdiff_t(elem), s + ptrdiff_t(e) * sst * ptrdiff_t(elem), elem);
+  }
+}
+
+}  // namespace
+
+void alltoall(Call &c, void *dest, const void *source, size_t bytes) {
+  c.hdr = Header{uint64_t(Kind::alltoall), bytes, -1, 0};
+  char *d = static_cast<char *>(dest);
+  const char *s = static_cast<const char *>(source);
+  if (bytes != 0) std::memcpy(d + size_t(c.me) * bytes, s + size_t(c.me) * bytes, bytes);
+  if (c.n == 1) return;
+  if (use_push(c, uint64_t(c.n) * bytes)) {
+    const Push p = begin_push(c);
+    char *stage = c.scratch(p.buf);
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      if (bytes != 0) put(stage + size_t(c.me) * bytes, s + size_t(j) * bytes, bytes, c.t.world_pe(j));
+      c.signal(p.stage, j);
+    }
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      c.wait(p.stage, j);
+      if (bytes != 0) std::memcpy(d + size_t(j) * bytes, stage + size_t(j) * bytes, bytes);
+    }
+    return;
+  }
+  c.signal_all(team::kReady);
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    c.wait(team::kReady, j);
+    get(d + size_t(j) * bytes, s + size_t(c.me) * bytes, bytes, c.t.world_pe(j));
+    c.signal(team::kDone, j);
+  }
+  c.wait_all(team::kDone);
+}
+
+void alltoalls(Call &c, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
+  c.hdr = Header{uint64_t(Kind::alltoalls), nelems * elem, -1, uint64_t(dst) * 1000003u + uint64_t(sst)};
+  char *d = static_cast<char *>(dest);
+  const char *s = static_cast<const char *>(source);
+  const ptrdiff_t block = ptrdiff_t(nelems);
+  auto dest_block = [&](int k) { return d + k * block * dst * ptrdiff_t(elem); };
+  auto source_block = [&](const char *base, int l) { return base + l * block * sst * ptrdiff_t(elem); };
+  strided(dest_block(c.me), dst, source_block(s, c.me), sst, nelems, elem);
+  if (c.n == 1) return;
+  c.signal_all(team::kReady);
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    c.wait(team::kReady, j);
+    const char *remote = peer_ptr(s, c.t.world_pe(j));
+    strided(dest_block(j), dst, source_block(remote, c.me), sst, nelems, elem);
+    c.signal(team::kDone, j);
+  }
+  c.wait_all(team::kDone);
+}
+
+}  // namespace gpushmem::coll

@@ -1,0 +1,50 @@
+// Broadcast: flat pull for small teams (every member reads the root's buffer in place once the root has
+// signalled; the root waits until all have read), binomial pull tree for larger teams (a member reads from
+// its parent's dest, then serves its children), so no buffer is read by more than log2(n) members.
+#include <cstring>
+
+#include "coll/engine.hpp"
+
+namespace gpushmem::coll {
+
+void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, bool root_writes_dest) {
+  c.hdr = Header{uint64_t(Kind::broadcast), bytes, root, 0};
+  const bool copy_root = root_writes_dest && dest != source && bytes != 0;
+  if (c.n == 1) {
+    if (copy_root) std::memcpy(dest, source, bytes);
+    return;
+  }
+  if (c.n <= flat_max_pes()) {
+    if (c.me == root) {
+      if (copy_root) std::memcpy(dest, source, bytes);
+      c.signal_all(team::kReady);
+      c.wait_all(team::kDone);
+    } else {
+      c.wait(team::kReady, root);
+      if (bytes != 0) get(dest, source, bytes, c.t.world_pe(root));
+      c.signal(team::kDone, root);
+    }
+    return;
+  }
+  // Binomial tree over v = (me - root) mod n: v's parent is v without its highest set bit; its children are
+  // v + 2^k for every 2^k above that bit.
+  const int v = (c.me - root + c.n) % c.n;
+  auto member = [&](int virt) { return (virt + root) % c.n; };
+  int high = 0;  // highest power of two <= v (0 for the root)
+  if (v != 0) {
+    high = 1;
+    while ((high << 1) <= v) high <<= 1;
+    const int parent = v - high;
+    c.wait(team::kReady, member(parent));
+    const void *from = parent == 0 && !root_writes_dest ? source : dest;
+    if (bytes != 0) get(dest, from, bytes, c.t.world_pe(member(parent)));
+    c.signal(team::kDone, member(parent));
+  } else if (copy_root) {
+    std::memcpy(dest, source, bytes);
+  }
+  int first = v == 0 ? 1 : high << 1;
+  for (int m = first; v + m < c.n; m <<= 1) c.signal(team::kReady, member(v + m));
+  for (int m = first; v + m < c.n; m <<= 1) c.wait(team::kDone, member(v + m));
+}
+
+}  // namespace gpushmem::coll

@@ -1,0 +1,65 @@
+// Header checks of collective calls, and the team barrier.
+#include "coll/engine.hpp"
+
+namespace gpushmem::coll {
+namespace {
+
+const char *kind_name(uint64_t kind) {
+  switch (static_cast<Kind>(kind)) {
+    case Kind::broadcast:
+      return "a broadcast";
+    case Kind::collect:
+      return "a collect";
+    case Kind::fcollect:
+      return "an fcollect";
+    case Kind::alltoall:
+      return "an alltoall";
+    case Kind::alltoalls:
+      return "an alltoalls";
+    case Kind::reduce:
+      return "a reduction";
+  }
+  return "another collective";
+}
+
+}  // namespace
+
+void Call::check_header(int from, const Header &h) const {
+  if (!rt().error_checks) return;
+  const int pe = t.world_pe(from);
+  if (h.kind != hdr.kind)
+    api::fail(call,
+              "PE %d (team member %d) is in %s on the same team at the same time: every member must call the "
+              "same collectives in the same order",
+              pe, from, kind_name(h.kind));
+  if (h.root != hdr.root)
+    api::fail(call, "PE_root differs between PEs: %lld here (PE %d), %lld on PE %d", static_cast<long long>(hdr.root),
+              rt().my_pe, static_cast<long long>(h.root), pe);
+  if (h.op != hdr.op && hdr.kind == uint64_t(Kind::alltoalls))
+    api::fail(call, "dst or sst differs between PEs (here and on PE %d): every member must pass the same strides", pe);
+  if (h.op != hdr.op)
+    api::fail(call,
+              "PE %d runs another reduction (operation or type) at the same time: every member must call the "
+              "same routine",
+              pe);
+  if (check_size && h.size != hdr.size)
+    api::fail(call,
+              "the size differs between PEs: %llu bytes here (PE %d), %llu bytes on PE %d (nelems/nreduce must "
+              "be the same on every member)",
+              static_cast<unsigned long long>(hdr.size), rt().my_pe, static_cast<unsigned long long>(h.size), pe);
+}
+
+// Dissemination: in round k member i signals member i + 2^k and waits for member i - 2^k; after
+// ceil(log2 n) rounds everyone has heard, directly or not, from everyone.
+void barrier(Call &c) {
+  if (c.n == 1) return;
+  team::Flag *rounds = reinterpret_cast<team::Flag *>(c.t.area + team::layout().barrier);
+  for (int k = 0, dist = 1; dist < c.n; ++k, dist <<= 1) {
+    const int to = (c.me + dist) % c.n;
+    const int from = (c.me - dist + c.n) % c.n;
+    signal(&rounds[k].epoch, c.e, c.t.world_pe(to));
+    wait_ge(&rounds[k].epoch, c.e, c.call, c.t.world_pe(from), "its arrival at the team barrier");
+  }
+}
+
+}  // namespace gpushmem::coll

@@ -1,0 +1,120 @@
+// One collective call on a team: its epoch, the team's synchronisation area, and the signal/wait steps the
+// algorithms are made of (runtime/coll/*.cpp). Every member runs the same sequence of calls on a team, so
+// every member numbers a call with the same epoch; a signal carries the epoch and never goes backwards.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "api/api_common.hpp"
+#include "coll/rma_layer.hpp"
+#include "env/env.hpp"
+#include "team/team.hpp"
+
+namespace gpushmem::coll {
+
+// What a call announces in its ready / pushed signals, so that receivers (with error checks on) can name
+// arguments that differ between members.
+enum class Kind : uint64_t { broadcast = 1, collect, fcollect, alltoall, alltoalls, reduce };
+
+struct Header {
+  uint64_t kind = 0;
+  uint64_t size = 0;  // bytes per member (collect: this member's bytes, not compared)
+  int64_t root = -1;  // broadcast root (team index); -1 when there is none
+  uint64_t op = 0;    // reduction: operation and type, packed
+};
+
+struct Call {
+  team::Team &t;
+  const char *call;
+  uint64_t e;  // this call's epoch (>= 1)
+  int n;       // members
+  int me;      // my index
+  Header hdr;
+  bool check_size = true;  // compare hdr.size with the senders' (collect does not)
+
+  Call(team::Team &team, const char *name) : t(team), call(name), e(++team.epoch), n(team.n()), me(team.me()) {}
+
+  // This PE's flag for `stage` from sender `from` (also its symmetric address: the area is symmetric).
+  team::Flag *flag(team::Stage stage, int from) const {
+    return reinterpret_cast<team::Flag *>(t.area + team::layout().stages) + size_t(stage) * size_t(rt().n_pes) + from;
+  }
+  // Staging buffer `buf` (0 or 1) of this PE's area.
+  char *scratch(int buf) const { return t.area + team::layout().scratch + uint64_t(buf) * team::kScratchBytes; }
+
+  // Sets member `to`'s flag for this PE at `stage` to this call's epoch, with the call's header first.
+  void signal(team::Stage stage, int to) const {
+    const int pe = t.world_pe(to);
+    team::Flag *f = flag(stage, me);
+    if (stage != team::kReduced && stage != team::kDone) put(f->payload, &hdr, sizeof hdr, pe);
+    coll::signal(&f->epoch, e, pe);
+  }
+  void signal_all(team::Stage stage) const {
+    for (int i = 1; i < n; ++i) signal(stage, (me + i) % n);
+  }
+  // Waits until member `from` has signalled `stage` for this call (or a later one).
+  void wait(team::Stage stage, int from) const {
+    team::Flag *f = flag(stage, from);
+    wait_ge(&f->epoch, e, call, t.world_pe(from), what(stage));
+    if (stage != team::kReduced && stage != team::kDone)
+      check_header(from, *reinterpret_cast<const Header *>(f->payload));
+  }
+  void wait_all(team::Stage stage) const {
+    for (int i = 1; i < n; ++i) wait(stage, (me + i) % n);
+  }
+  const Header &header_of(int from, team::Stage stage) const {
+    return *reinterpret_cast<const Header *>(flag(stage, from)->payload);
+  }
+
+ private:
+  static const char *what(team::Stage stage) {
+    switch (stage) {
+      case team::kReady:
+        return "its arrival in the collective (its source is ready)";
+      case team::kReduced:
+        return "its share of the reduction";
+      case team::kDone:
+        return "it to finish reading this PE's buffers";
+      default:
+        return "its data in this PE's staging buffer";
+    }
+  }
+  void check_header(int from, const Header &h) const;
+};
+
+// Tuning (environment table).
+inline int flat_max_pes() {
+  return static_cast<int>(env::get().GPUSHMEM_COLL_FLAT_MAX_PES);
+}
+inline uint64_t push_max_bytes() {
+  uint64_t v = env::get().GPUSHMEM_COLL_PUSH_MAX_BYTES;
+  return v < team::kScratchBytes ? v : team::kScratchBytes;
+}
+// Whether a call exchanging `total` bytes in all (per receiver) goes through the staging buffers.
+inline bool use_push(const Call &c, uint64_t total) {
+  return c.n <= flat_max_pes() && total <= push_max_bytes();
+}
+
+// A call that goes through the staging buffers: which buffer, and the stage that signals it. Every such call
+// exchanges data between all pairs of members, so a member that reaches the next push call has received this
+// one's data from everyone, i.e. every receiver has finished the push call before last: two buffers suffice.
+struct Push {
+  int buf;
+  team::Stage stage;
+};
+inline Push begin_push(Call &c) {
+  const int buf = static_cast<int>(c.t.push_seq++ & 1);
+  return Push{buf, buf == 0 ? team::kPushed : team::kPushed1};
+}
+
+// Algorithms (bytes; every member passes the same arguments unless said otherwise).
+void barrier(Call &c);
+// root_writes_dest: the team form writes dest on the root too; the active-set form leaves it alone.
+void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, bool root_writes_dest);
+void fcollect(Call &c, void *dest, const void *source, size_t bytes);
+// Members may pass different byte counts (multiples of `elem`).
+void collect(Call &c, void *dest, const void *source, size_t bytes);
+void alltoall(Call &c, void *dest, const void *source, size_t bytes);
+void alltoalls(Call &c, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem);
+
+}  // namespace gpushmem::coll

@@ -1,0 +1,122 @@
+// Reductions to all members (allreduce), one template per element type and operation.
+//
+// Small: every member pushes its source into every other member's staging buffer (one round) and combines
+// the n inputs locally. Large: reduce-scatter then allgather, in place: member i combines chunk i of every
+// member's source (read where it lies) into its own dest, signals, then reads chunk j from member j's dest;
+// source and dest may be the same buffer, since chunk i of a member's source is read only by member i and a
+// chunk is overwritten only after its reader has signalled (three rounds, each member moves 2(n-1)/n of the
+// data). Inputs are always combined in team order, so every member computes bit-identical results.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "coll/engine.hpp"
+
+namespace gpushmem::coll {
+
+// The operations (OpenSHMEM: and, or, xor, min, max, sum, prod).
+struct OpAnd {
+  template <class T>
+  static T apply(T a, T b) {
+    return a & b;
+  }
+};
+struct OpOr {
+  template <class T>
+  static T apply(T a, T b) {
+    return a | b;
+  }
+};
+struct OpXor {
+  template <class T>
+  static T apply(T a, T b) {
+    return a ^ b;
+  }
+};
+struct OpMin {
+  template <class T>
+  static T apply(T a, T b) {
+    return b < a ? b : a;
+  }
+};
+struct OpMax {
+  template <class T>
+  static T apply(T a, T b) {
+    return a < b ? b : a;
+  }
+};
+struct OpSum {
+  template <class T>
+  static T apply(T a, T b) {
+    return a + b;
+  }
+};
+struct OpProd {
+  template <class T>
+  static T apply(T a, T b) {
+    return a * b;
+  }
+};
+
+// out[i] = OP over j of in[j][i] for i < count, j in team order. `out` may be one of the inputs.
+template <class T, class Op>
+void combine(T *out, const T *const *in, int n, size_t count) {
+  constexpr size_t kBlock = sizeof(T) >= 4096 ? 1 : 4096 / sizeof(T);
+  T acc[kBlock];
+  for (size_t base = 0; base < count; base += kBlock) {
+    const size_t m = std::min(kBlock, count - base);
+    std::memcpy(acc, in[0] + base, m * sizeof(T));
+    for (int j = 1; j < n; ++j) {
+      const T *src = in[j] + base;
+      for (size_t i = 0; i < m; ++i) acc[i] = Op::apply(acc[i], src[i]);
+    }
+    std::memcpy(out + base, acc, m * sizeof(T));
+  }
+}
+
+// `op_id` identifies operation and type for the mismatch check.
+template <class T, class Op>
+void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
+  const size_t bytes = count * sizeof(T);
+  c.hdr = Header{uint64_t(Kind::reduce), bytes, -1, op_id};
+  if (c.n == 1) {
+    if (dest != source && bytes != 0) std::memmove(dest, source, bytes);
+    return;
+  }
+  std::vector<const T *> in(size_t(c.n));
+  if (use_push(c, uint64_t(c.n) * bytes)) {
+    const Push p = begin_push(c);
+    char *stage = c.scratch(p.buf);
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      if (bytes != 0) put(stage + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
+      c.signal(p.stage, j);
+    }
+    for (int j = 0; j < c.n; ++j) {
+      if (j != c.me) c.wait(p.stage, j);
+      in[size_t(j)] = j == c.me ? source : reinterpret_cast<const T *>(stage + size_t(j) * bytes);
+    }
+    combine<T, Op>(dest, in.data(), c.n, count);
+    return;
+  }
+  c.signal_all(team::kReady);
+  c.wait_all(team::kReady);
+  auto lo = [&](int k) { return count * size_t(k) / size_t(c.n); };
+  for (int j = 0; j < c.n; ++j) {
+    const T *base = j == c.me ? source : reinterpret_cast<const T *>(peer_ptr(source, c.t.world_pe(j)));
+    in[size_t(j)] = base + lo(c.me);
+  }
+  combine<T, Op>(dest + lo(c.me), in.data(), c.n, lo(c.me + 1) - lo(c.me));
+  c.signal_all(team::kReduced);
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    c.wait(team::kReduced, j);
+    if (lo(j + 1) > lo(j)) get(dest + lo(j), dest + lo(j), (lo(j + 1) - lo(j)) * sizeof(T), c.t.world_pe(j));
+    c.signal(team::kDone, j);
+  }
+  c.wait_all(team::kDone);
+}
+
+}  // namespace gpushmem::coll

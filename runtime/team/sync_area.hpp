@@ -1,0 +1,54 @@
+// Where a team's synchronisation words and staging buffers live: one area per team slot in every PE's host
+// heap, after the user part (the "team tail" of the heap, mapped by every node-local peer like the rest).
+// A slot's area is only touched by the members of the team that holds the slot, and is zeroed by each member
+// when a team takes the slot (inside the collective split), so flags never carry values of an earlier team.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpushmem::team {
+
+// Dissemination rounds of the team barrier: enough for 2^32 members.
+constexpr int kBarrierRounds = 32;
+// Bytes of each of the two staging buffers per slot: collectives whose whole exchange fits are pushed into
+// the receivers' staging buffers (one synchronisation round) instead of read from the senders' buffers.
+constexpr uint64_t kScratchBytes = 64 * 1024;
+
+// Signal stages of one collective call. Each member has one flag per stage and per sender: sender j sets
+// receiver i's flag[stage][j] to the call's epoch (release), so a flag never goes backwards and a waiter
+// compares with >=.
+enum Stage : int {
+  kReady = 0,    // the sender's source is ready to be read (it entered the call); payload: call header
+  kReduced = 1,  // the sender finished its share of a reduce-scatter
+  kDone = 2,     // the sender finished reading the receiver's buffers
+  kPushed = 3,   // the sender's data is in the receiver's staging buffer 0; payload: call header
+  kPushed1 = 4,  // the same for staging buffer 1 (one flag per buffer: a sender may be one call ahead)
+  kStages = 5,
+};
+
+// One signal word with room for a small header the sender writes before it (checked by receivers).
+struct alignas(64) Flag {
+  uint64_t epoch;
+  uint64_t payload[7];
+};
+static_assert(sizeof(Flag) == 64, "one flag per cache line");
+
+// Layout of one slot's area for a job of n_pes PEs.
+struct AreaLayout {
+  uint64_t barrier = 0;  // Flag[kBarrierRounds]
+  uint64_t stages = 0;   // Flag[kStages][n_pes]
+  uint64_t scratch = 0;  // char[2][kScratchBytes]
+  uint64_t bytes = 0;    // whole area, a multiple of 4 KiB
+
+  static AreaLayout for_pes(int n_pes) {
+    AreaLayout l;
+    l.barrier = 0;
+    l.stages = l.barrier + kBarrierRounds * sizeof(Flag);
+    l.scratch = (l.stages + uint64_t(kStages) * uint64_t(n_pes) * sizeof(Flag) + 4095) & ~uint64_t(4095);
+    l.bytes = l.scratch + 2 * kScratchBytes;
+    return l;
+  }
+};
+
+}  // namespace gpushmem::team

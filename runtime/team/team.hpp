@@ -1,0 +1,55 @@
+// Teams: the runtime's table of team slots, handle checks, and the predefined teams.
+#pragma once
+
+#include <cstdint>
+
+#include "gpushmem/team_state.h"
+#include "shmem.h"
+#include "team/sync_area.hpp"
+
+namespace gpushmem::team {
+
+// One team this PE belongs to (or a free slot). The plain part (`s`) is what device code will get.
+struct Team {
+  gpushmem_team_state_t s{};
+  bool live = false;
+  shmem_team_config_t config{};  // current configuration (num_contexts)
+  long config_mask = 0;
+  uint64_t epoch = 0;     // collective calls started on this team: the same count on every member
+  uint64_t push_seq = 0;  // of which used the staging buffers (selects the buffer: push_seq % 2)
+  char *area = nullptr;   // this PE's synchronisation area for the slot
+
+  int world_pe(int index) const { return gpushmem_team_world_pe(&s, index); }
+  int index_of(int pe) const { return gpushmem_team_index_of(&s, pe); }
+  int n() const { return s.size; }
+  int me() const { return s.my_index; }
+};
+
+// Sets up the slot table, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (after the heap and its peers are mapped).
+void init();
+// Forgets every team (shmem_finalize).
+void finalize();
+
+// Bytes the heap must reserve after its user part for the team areas of a job of n_pes PEs.
+uint64_t tail_bytes(int n_pes);
+// The area layout (the same on every PE).
+const AreaLayout &layout();
+
+// The team behind `team`. A handle that is not a live team (destroyed, corrupted, SHMEM_TEAM_INVALID) ends
+// the job with a message naming `call` and `arg`.
+Team &get(const char *call, const char *arg, shmem_team_t team);
+// As get, but returns nullptr for SHMEM_TEAM_INVALID and for handles that are no longer live (the routines
+// whose specification defines a result for an invalid team).
+Team *find(shmem_team_t team);
+
+// The handle of the team in `slot`.
+shmem_team_t handle(const Team &t);
+
+// Slot management for split (team/split.cpp): the slots this PE can give to a new team (bit i: slot i free).
+uint64_t free_slots();
+// Makes `slot` a team of this PE: fills the table entry and zeroes this PE's area for the slot.
+Team &claim(int slot, int start, int stride, int size, const shmem_team_config_t *config, long mask);
+// Releases a slot (shmem_team_destroy).
+void release(Team &t);
+
+}  // namespace gpushmem::team
