@@ -15,6 +15,7 @@
 
 #include <shmem.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "perf_host.h"
@@ -157,6 +158,21 @@ static inline void perf_alltoall(perf_coll *c, void *dest, const void *src, size
 #define PERF_REDUCE_CALL(T, N, OP) \
   shmem_##N##_##OP##_to_all((T *)dest, (const T *)src, (int)count, 0, 0, c->npes, (T *)c->pwrk, perf_coll_psync(c))
 #endif
+/* 1.5 has no bitwise reductions on the signed plain types: int and long (LP64) go through their
+   fixed-width names int32 / int64; 1.4's _to_all forms take int and long. */
+#if PERF_SHMEM_15
+#define PERF_BITS_NAME_int int32
+#define PERF_BITS_NAME_long int64
+#define PERF_BITS_TYPE_int int32_t
+#define PERF_BITS_TYPE_long int64_t
+#else
+#define PERF_BITS_NAME_int int
+#define PERF_BITS_NAME_long long
+#define PERF_BITS_TYPE_int int
+#define PERF_BITS_TYPE_long long
+#endif
+#define PERF_BITS_CALL2(T, N, OP) PERF_REDUCE_CALL(T, N, OP)
+#define PERF_BITS_CALL(N, OP) PERF_BITS_CALL2(PERF_BITS_TYPE_##N, PERF_BITS_NAME_##N, OP)
 static inline int perf_reduce(perf_coll *c, int type, int op, void *dest, const void *src, size_t count) {
   (void)c;
 #define PERF_R_ARITH(T, N)        \
@@ -172,22 +188,22 @@ static inline int perf_reduce(perf_coll *c, int type, int op, void *dest, const 
   case 3:                         \
     PERF_REDUCE_CALL(T, N, max);  \
     return 0;
-#define PERF_R_BITS(T, N)        \
-  case 4:                        \
-    PERF_REDUCE_CALL(T, N, and); \
-    return 0;                    \
-  case 5:                        \
-    PERF_REDUCE_CALL(T, N, or);  \
-    return 0;                    \
-  case 6:                        \
-    PERF_REDUCE_CALL(T, N, xor); \
+#define PERF_R_BITS(N)      \
+  case 4:                   \
+    PERF_BITS_CALL(N, and); \
+    return 0;               \
+  case 5:                   \
+    PERF_BITS_CALL(N, or);  \
+    return 0;               \
+  case 6:                   \
+    PERF_BITS_CALL(N, xor); \
     return 0;
   switch (type) {
     case 0:
-      switch (op) { PERF_R_ARITH(int, int) PERF_R_BITS(int, int) }
+      switch (op) { PERF_R_ARITH(int, int) PERF_R_BITS(int) }
       break;
     case 1:
-      switch (op) { PERF_R_ARITH(long, long) PERF_R_BITS(long, long) }
+      switch (op) { PERF_R_ARITH(long, long) PERF_R_BITS(long) }
       break;
     case 2:
       switch (op) { PERF_R_ARITH(float, float) }
