@@ -77,7 +77,7 @@ device_programs=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_put_laten
   shmem_p_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
   barrier_latency sync_latency)
 
-# Arguments per program: the defaults, or small ones for -q.
+# Arguments per program: the defaults, or small ones for -q (the sizes and counts of the ctest smoke runs).
 args_for() {
   local p=$1
   if [ "$quick" = 1 ]; then
@@ -87,7 +87,13 @@ args_for() {
       host_reduction_latency) echo "-b 8 -e 4K -f 8 -n 5 -w 1 -r 3" ;;
       host_p_latency | host_g_latency | host_atomic_latency | host_barrier_latency) echo "-n 10 -w 2 -r 3" ;;
       host_*) echo "-b 8 -e 4K -f 8 -n 10 -w 2 -r 3" ;;
-      shmem_*_bw) echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3 -c 4 -t 128" ;;
+      shmem_put_bw | shmem_get_bw) echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3 -c 4 -t 128" ;;
+      shmem_p_bw | shmem_g_bw) echo "-b 4 -e 64K -f 16 -n 2 -w 1 -r 3 -c 4 -t 64" ;;
+      shmem_atomic_bw) echo "-a all -c 2 -t 64 -n 5 -w 2 -r 3" ;;
+      shmem_atomic_latency) echo "-a all -n 70 -w 2 -r 3" ;;
+      shmem_p_latency | shmem_g_latency | shmem_signal_ping_pong_latency | shmem_p_ping_pong_latency)
+        echo "-n 10 -w 2 -r 3" ;;
+      barrier_latency | sync_latency) echo "-s all -t 64 -n 10 -w 2 -r 3" ;;
       *) echo "-b 8 -e 256 -f 4 -n 10 -w 2 -r 3" ;;
     esac
   else
@@ -97,16 +103,6 @@ args_for() {
       host_reduction_latency) echo "-d all -o sum" ;;
     esac
   fi
-}
-# Options a device program does not take under -q: shmem_p/g latency and the signal/sync programs have
-# no size range.
-device_quick_filter() {
-  case $1 in
-    shmem_p_latency | shmem_g_latency | shmem_signal_ping_pong_latency | shmem_atomic_latency | shmem_atomic_bw | \
-      barrier_latency | sync_latency | shmem_p_bw | shmem_g_bw | shmem_p_ping_pong_latency)
-      sed -e 's/-b [^ ]* //; s/-e [^ ]* //; s/-f [^ ]* //; s/-c [^ ]* //; s/-t [^ ]* //' ;;
-    *) cat ;;
-  esac
 }
 
 failed=0
@@ -194,7 +190,7 @@ if [ "$ours" = 1 ]; then
         [ -x "$bin/$p" ] || continue
         # shellcheck disable=SC2046
         GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-0} run "$dir" "$p" "${launch[@]}" "$bin/$p" \
-          $(args_for "$p" | device_quick_filter "$p") "${extra[@]}"
+          $(args_for "$p") "${extra[@]}"
       done
     fi
   done
