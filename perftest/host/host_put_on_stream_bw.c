@@ -2,7 +2,9 @@
  * host_put_on_stream_bw: stream-ordered RMA issued from the host (gpushmem's shmemx_putmem_on_stream /
  * shmemx_getmem_on_stream), PE 0 <-> PE 1, GB/s: -n operations of SIZE bytes enqueued on one stream,
  * then cudaStreamSynchronize. Built only against libraries whose <shmemx.h> offers the _on_stream calls
- * with CUDA (gpushmem built with CUDA); exits 77 (skipped) without a GPU symmetric heap.
+ * with CUDA (gpushmem built with CUDA); exits 77 (skipped) without a GPU symmetric heap. This file has
+ * no device code, so it asks for the GPU heap with GPUSHMEM_SYMMETRIC_HEAP=gpu (unless set otherwise),
+ * and, as the host cannot touch that heap, keeps its job-wide error count in GPU memory too.
  *   -a put | get | all (default all)
  *   reference: cudaMemcpyAsync of SIZE bytes between two buffers of PE 0's GPU on the same stream
  *              (local_ce_GBps): what the copy engines do without leaving the GPU.
@@ -50,6 +52,26 @@ static void os_ref(void *p, int n) {
   CK(cudaStreamSynchronize(c->stream));
 }
 
+/* Collective: each PE puts its error count into slot me of PE 0's GPU array (stream-ordered); PE 0 sums
+   them (the figure's check column), every PE keeps its own in the exit status. */
+static long long os_job_errors(perf_host *h, int *errs, long local, cudaStream_t stream) {
+  int v = (int)local;
+  shmemx_putmem_on_stream(&errs[h->me], &v, sizeof v, 0, stream);
+  CK(cudaStreamSynchronize(stream));
+  shmem_barrier_all();
+  long long total = local;
+  if (h->me == 0) {
+    int *all = (int *)perf_host_private(h, sizeof(int) * (size_t)h->npes);
+    CK(cudaMemcpy(all, errs, sizeof(int) * (size_t)h->npes, cudaMemcpyDeviceToHost));
+    total = 0;
+    for (int pe = 0; pe < h->npes; ++pe) total += all[pe];
+    free(all);
+  }
+  shmem_barrier_all();
+  h->total_errors += h->me == 0 ? total : local;
+  return total;
+}
+
 int main(int argc, char **argv) {
   static const char *const variants[] = {"all", "put", "get", NULL};
   perf_opts o;
@@ -65,11 +87,29 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: SKIP: no usable CUDA device\n", o.prog);
     return 77;
   }
+  setenv("GPUSHMEM_SYMMETRIC_HEAP", "gpu", 0);
+  shmem_init();
+  /* perf_host_start would keep its error word in the symmetric heap, which the host cannot touch here */
   perf_host h;
-  perf_host_start(&h, &o, "host_put_on_stream_bw", 2, 0);
+  memset(&h, 0, sizeof h);
+  h.o = &o;
+  h.bench = "host_put_on_stream_bw";
+  h.me = shmem_my_pe();
+  h.npes = shmem_n_pes();
+  shmem_info_get_name(h.library);
+  h.samples = (double *)perf_host_private(&h, sizeof(double) * (size_t)o.repeats);
+  if (h.npes < 2) {
+    if (h.me == 0) fprintf(stderr, "%s: needs at least 2 PEs (started with %d)\n", h.bench, h.npes);
+    shmem_finalize();
+    return 2;
+  }
+  if (h.me == 0)
+    printf("# %s: %s, %d PEs, %d iterations (+%d warm-up), median [min,max] of %d repeats\n", h.bench, h.library,
+           h.npes, o.iters, o.warmup, o.repeats);
   os_ctx c;
   memset(&c, 0, sizeof c);
   c.sym = (char *)perf_host_malloc(&h, o.max_bytes);
+  int *errs = (int *)perf_host_malloc(&h, sizeof(int) * (size_t)h.npes);
   struct cudaPointerAttributes attr;
   memset(&attr, 0, sizeof attr);
   if (cudaPointerGetAttributes(&attr, c.sym) != cudaSuccess || attr.type != cudaMemoryTypeDevice) {
@@ -79,6 +119,9 @@ int main(int argc, char **argv) {
     shmem_finalize();
     return 77;
   }
+  CK(cudaMemset(errs, 0, sizeof(int) * (size_t)h.npes));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
   CK(cudaMalloc((void **)&c.local, o.max_bytes));
   CK(cudaMalloc((void **)&c.local2, o.max_bytes));
   CK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
@@ -129,7 +172,7 @@ int main(int argc, char **argv) {
       p.value = value;
       p.ref_name = "local_ce_GBps";
       p.ref = ref;
-      p.errors = perf_host_errors(&h, bad);
+      p.errors = os_job_errors(&h, errs, bad, c.stream);
       perf_report(&h, &p);
     }
   }
@@ -137,6 +180,13 @@ int main(int argc, char **argv) {
   CK(cudaFree(c.local));
   CK(cudaFree(c.local2));
   free(host);
+  free(h.samples);
+  shmem_barrier_all();
+  shmem_free(errs);
   shmem_free(c.sym);
-  return perf_host_finish(&h);
+  shmem_finalize();
+  if (h.total_errors != 0 && h.me == 0)
+    fprintf(stderr, "%s: FAILED: %lld data errors over the run (the messages above name them)\n", h.bench,
+            h.total_errors);
+  return h.total_errors == 0 ? 0 : 1;
 }
