@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GPUSHMEM_DEVICE_STATE_VERSION 3
+#define GPUSHMEM_DEVICE_STATE_VERSION 4
 
 /* The first bytes of every PE's GPU heap belong to the runtime (device barrier counters, sync words);
    user allocations start after them. Zeroed at init. Its layout is device/internal_area.cuh's. */
@@ -49,7 +49,10 @@ typedef struct gpushmem_device_state {
   uint64_t slot_stride;
   int32_t first_local_pe;
   int32_t local_fast_count;
-  uint64_t reserved[4]; /* room for the proxy and IBGDA tables without changing the size */
+  /* Device array [GPUSHMEM_MAX_TEAMS] (gpushmem/team_state.h), indexed by a team handle's slot: the teams
+     this PE belongs to, as device code sees them (size 0: a free slot). NULL before init. */
+  const struct gpushmem_team_state *teams;
+  uint64_t reserved[3]; /* room for the proxy and IBGDA tables without changing the size */
 } gpushmem_device_state_t;
 
 /* The layout both compilers must agree on (LP64). */
@@ -59,6 +62,7 @@ static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state 
 static_assert(offsetof(gpushmem_device_state_t, error_checks) == 48, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, slot0) == 56, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, local_fast_count) == 76, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, teams) == 80, "device state layout changed");
 #else
 _Static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
 _Static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");

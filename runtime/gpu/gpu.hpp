@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/status.hpp"
+#include "gpushmem/team_state.h"
 
 namespace gpushmem::gpu {
 
@@ -58,6 +59,13 @@ Status copy(const char *call, void *dst, const void *src, size_t bytes);
 Status zero(const char *call, void *dst, size_t bytes);
 // Waits for everything issued on the runtime's stream (shmem_quiet). Returns ok at once in host mode.
 Status quiet(const char *call);
+
+// Teams as device code sees them (GPU mode; ok at once in host mode). publish_team writes the team's entry in
+// the device team table (slot t.slot) and zeroes this PE's device sync words of that slot, synchronously: call
+// it while the team is created, before the synchronisation that ends the creation on every member, so no
+// member's first device team sync can arrive before the words are zeroed. retire_team frees the entry.
+Status publish_team(const char *call, const gpushmem_team_state_t &t);
+Status retire_team(const char *call, int slot);
 
 // shmem_finalize, before its final barrier: waits for this PE's device work, so no kernel or copy of this
 // process still touches a heap when the peers unmap it.

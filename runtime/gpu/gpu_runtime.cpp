@@ -80,6 +80,7 @@ gpushmem_device_state_t device_state(const Session &s) {
   st.heap_base = s.heap.slot(r.topology.local_rank);
   st.peer_base = s.d_peer_base;
   st.peer_transport = s.d_peer_transport;
+  st.teams = s.d_teams;
   st.error_checks = r.error_checks ? 1 : 0;
   // The fast path holds when the node's PEs are consecutive world PEs, each mapped at its slot.
   const std::vector<int> &local = r.topology.local_pes;
@@ -275,6 +276,7 @@ Status init(const char *call, uint64_t symmetric_size) {
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (is_p2p(link[pe])) r.gpu.peer_base[pe] = s->heap.slot(topo.local_index_of[pe]);
   GPUSHMEM_CHECK(upload_peer_tables(call, *s));
+  GPUSHMEM_CHECK(create_team_table(call, *s));
   r.gpu.mapped.store(s->heap.mapped(), std::memory_order_relaxed);
   r.gpu.base = base;
 
@@ -339,6 +341,7 @@ void finalize() {
     r.gpu.link.clear();
     if (s->d_peer_base != nullptr) (void)cudaFree(s->d_peer_base);
     if (s->d_peer_transport != nullptr) (void)cudaFree(s->d_peer_transport);
+    free_team_table(*s);
     if (s->stream != nullptr) (void)cudaStreamDestroy(s->stream);
     (void)cudaGetLastError();
     s->heap.destroy(call);

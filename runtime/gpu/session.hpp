@@ -16,15 +16,20 @@ struct Session {
   Device device;
   cudaStream_t stream = nullptr;  // the runtime's own: host RMA on GPU addresses, zeroing, copies
   GpuHeap heap;
-  uint64_t symmetric_size = 0;          // SHMEM_SYMMETRIC_SIZE: the user part never grows beyond it
-  uint64_t granularity = 0;             // the largest of every PE's, so every PE's chunks have the same size
-  uint64_t chunk_bytes = 0;             // GPUSHMEM_GPU_HEAP_CHUNK rounded up to the granularity
-  std::vector<bool> reach;              // by node-local index: map that PE's heap here
-  char **d_peer_base = nullptr;         // device copy of rt().gpu.peer_base
-  uint8_t *d_peer_transport = nullptr;  // device array of enum gpushmem_peer_transport
+  uint64_t symmetric_size = 0;               // SHMEM_SYMMETRIC_SIZE: the user part never grows beyond it
+  uint64_t granularity = 0;                  // the largest of every PE's, so every PE's chunks have the same size
+  uint64_t chunk_bytes = 0;                  // GPUSHMEM_GPU_HEAP_CHUNK rounded up to the granularity
+  std::vector<bool> reach;                   // by node-local index: map that PE's heap here
+  char **d_peer_base = nullptr;              // device copy of rt().gpu.peer_base
+  uint8_t *d_peer_transport = nullptr;       // device array of enum gpushmem_peer_transport
+  gpushmem_team_state_t *d_teams = nullptr;  // device array [GPUSHMEM_MAX_TEAMS]: the team table (device_teams.cpp)
 };
 
 // nullptr in host mode and outside init..finalize.
 Session *session();
+
+// device_teams.cpp: the device team table, all slots free (init); freed with the session (finalize).
+Status create_team_table(const char *call, Session &s);
+void free_team_table(Session &s);
 
 }  // namespace gpushmem::gpu

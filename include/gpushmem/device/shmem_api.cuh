@@ -29,10 +29,12 @@
 #include <stdint.h>
 
 #include "gpushmem/device/amo.cuh"
+#include "gpushmem/device/coll.cuh"
 #include "gpushmem/device/rma.cuh"
 #include "gpushmem/device/signal.cuh"
 #include "gpushmem/device/state.cuh"
 #include "gpushmem/device/sync.cuh"
+#include "gpushmem/device/team.cuh"
 #include "gpushmem/device/wait.cuh"
 
 /* The body of a host/device function: nvcc's device pass compiles the first expression, the host pass
@@ -57,6 +59,7 @@
 #define GPUSHMEMI_THREAD ::gpushmem::device::thread_scope
 
 #include "gpushmem/device/api_amo.cuh"
+#include "gpushmem/device/api_coll.cuh"
 #include "gpushmem/device/api_query_sync.cuh"
 #include "gpushmem/device/api_rma.cuh"
 #include "gpushmem/device/api_signal_wait.cuh"

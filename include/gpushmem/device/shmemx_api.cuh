@@ -134,4 +134,24 @@ static inline __device__ void shmemx_signal_op(uint64_t *sig_addr, uint64_t sign
   GPUSHMEMI_DEV::signal_op("shmemx_signal_op", sig_addr, signal, sig_op, pe);
 }
 
+/* ---- teams and team collectives, by a whole warp or block (team.cuh, coll.cuh) ------------------------ */
+static inline __device__ int shmemx_team_sync_warp(shmem_team_t team) {
+  GPUSHMEMI_DEV::team_sync<GPUSHMEMI_DEV::warp_scope>("shmemx_team_sync_warp", team);
+  return 0;
+}
+static inline __device__ int shmemx_team_sync_block(shmem_team_t team) {
+  GPUSHMEMI_DEV::team_sync<GPUSHMEMI_DEV::block_scope>("shmemx_team_sync_block", team);
+  return 0;
+}
+#define GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA, IMPL_ARGS)                                                     \
+  static inline __device__ int shmemx_##BASE##_warp PARAMS {                                                           \
+    return GPUSHMEMI_DEV::IMPL<GPUSHMEMI_DEV::warp_scope EXTRA>("shmemx_" #BASE "_warp", GPUSHMEMI_UNPAREN IMPL_ARGS); \
+  }                                                                                                                    \
+  static inline __device__ int shmemx_##BASE##_block PARAMS {                                                          \
+    return GPUSHMEMI_DEV::IMPL<GPUSHMEMI_DEV::block_scope EXTRA>("shmemx_" #BASE "_block",                             \
+                                                                 GPUSHMEMI_UNPAREN IMPL_ARGS);                         \
+  }
+#include "gpushmem/device/coll_names.cuh"
+#undef GPUSHMEMI_COLL
+
 #endif /* GPUSHMEM_DEVICE_SHMEMX_API_CUH */

@@ -1,0 +1,223 @@
+/*
+ * Team collectives on the device over P2P: broadcast, collect, fcollect, alltoall, alltoalls and the
+ * reductions, called by one thread, one warp or one block per PE (scope.cuh). OpenSHMEM's contract
+ * (openshmem-notes 35): on entry every member's dest is ready and the caller's own source is ready, so a
+ * member may write remote dests at once but may read a peer's source only after that peer has entered.
+ *
+ *   broadcast  the root stores its source into every member's dest (its own included);
+ *   fcollect   every member stores its source into block `me` of every member's dest;
+ *   collect    the members publish their counts (one team sync), each computes its offset as the sum of
+ *              the counts before it, then stores as fcollect does;
+ *   alltoall   every member stores block j of its source into block `me` of member j's dest (alltoalls:
+ *              the same with element strides);
+ *   reduce     one team sync (every source is ready), then member m reduces its share of the elements
+ *              (the m-th of `size` near-equal slices) by loading them from every member's source and
+ *              stores the result into every member's dest. Shares are disjoint, so a member only ever
+ *              writes elements that only it reads: in-place reductions (dest == source) are safe.
+ * Each ends with a quiet and a team sync, so on return every member's dest is complete and the next
+ * collective on the team may start at once. Every member must be reachable over P2P. Return 0.
+ */
+#ifndef GPUSHMEM_DEVICE_COLL_CUH
+#define GPUSHMEM_DEVICE_COLL_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpushmem/device/address.cuh"
+#include "gpushmem/device/copy.cuh"
+#include "gpushmem/device/ordering.cuh"
+#include "gpushmem/device/scope.cuh"
+#include "gpushmem/device/sync.cuh"
+#include "gpushmem/device/team.cuh"
+
+namespace gpushmem {
+namespace device {
+namespace {
+
+/* The end of every collective: this scope's stores are complete at their targets (quiet by the group's
+   one caller after the group sync), then the team sync. */
+template <class Scope>
+__device__ __forceinline__ void coll_finish(const char *call, const void *team) {
+  Scope::sync();
+  if (Scope::rank() == 0) {
+    quiet();
+    if (team == reinterpret_cast<const void *>(GPUSHMEM_TEAM_HANDLE_BITS(GPUSHMEM_TEAM_SLOT_WORLD, 0)))
+      sync_all_rounds(call, true);
+    else
+      team_sync_rounds(call, team);
+  }
+  Scope::sync();
+}
+
+/* Where symmetric `sym` of team member `index` is reached from here. */
+template <class T>
+__device__ __forceinline__ T *member_addr(const char *call, const char *arg, const gpushmem_team_state_t *t, int index,
+                                          T *sym, size_t bytes) {
+  return remote(call, arg, sym, bytes, gpushmem_team_world_pe(t, index));
+}
+
+template <class Scope>
+__device__ __forceinline__ int broadcastmem(const char *call, const void *team, void *dest, const void *source,
+                                            size_t bytes, int root) {
+  const gpushmem_team_state_t *t = member_team(call, team);
+  if (error_checks() && (root < 0 || root >= t->size))
+    fail_argument(call, "PE_root", root, "the root is a PE number in the team (0 .. team size - 1)");
+  if (t->my_index == root && bytes != 0)
+    for (int i = 0; i < t->size; ++i)
+      copy_data<Scope>(member_addr(call, "dest", t, i, static_cast<char *>(dest), bytes), source, bytes);
+  coll_finish<Scope>(call, team);
+  return 0;
+}
+
+template <class Scope>
+__device__ __forceinline__ int fcollectmem(const char *call, const void *team, void *dest, const void *source,
+                                           size_t bytes) {
+  const gpushmem_team_state_t *t = member_team(call, team);
+  if (bytes != 0) {
+    char *block = static_cast<char *>(dest) + static_cast<size_t>(t->my_index) * bytes;
+    for (int k = 1; k <= t->size; ++k) {  // start with the next member, so members do not all hit one PE first
+      const int i = (t->my_index + k) % t->size;
+      copy_data<Scope>(member_addr(call, "dest", t, i, block, bytes), source, bytes);
+    }
+  }
+  coll_finish<Scope>(call, team);
+  return 0;
+}
+
+template <class Scope>
+__device__ __forceinline__ int collectmem(const char *call, const void *team, void *dest, const void *source,
+                                          size_t bytes) {
+  const gpushmem_team_state_t *t = member_team(call, team);
+  team_sync_words *mine = &my_internal_area()->team_sync[t->slot];
+  if (Scope::rank() == 0) mine->count = bytes;
+  coll_finish<Scope>(call, team);  // (nothing to quiet yet) every member's count is published
+  size_t offset = 0;
+  for (int i = 0; i < t->my_index; ++i) {
+    internal_area *peer = internal_area_of(gpushmem_team_world_pe(t, i));
+    offset += static_cast<size_t>(peer->team_sync[t->slot].count);
+  }
+  if (bytes != 0)
+    for (int k = 1; k <= t->size; ++k) {
+      const int i = (t->my_index + k) % t->size;
+      copy_data<Scope>(member_addr(call, "dest", t, i, static_cast<char *>(dest) + offset, bytes), source, bytes);
+    }
+  coll_finish<Scope>(call, team);
+  return 0;
+}
+
+template <class Scope>
+__device__ __forceinline__ int alltoallmem(const char *call, const void *team, void *dest, const void *source,
+                                           size_t bytes) {
+  const gpushmem_team_state_t *t = member_team(call, team);
+  if (bytes != 0) {
+    const size_t mine = static_cast<size_t>(t->my_index) * bytes;
+    for (int k = 1; k <= t->size; ++k) {
+      const int j = (t->my_index + k) % t->size;
+      copy_data<Scope>(member_addr(call, "dest", t, j, static_cast<char *>(dest) + mine, bytes),
+                       static_cast<const char *>(source) + static_cast<size_t>(j) * bytes, bytes);
+    }
+  }
+  coll_finish<Scope>(call, team);
+  return 0;
+}
+
+template <class Scope, class E>
+__device__ __forceinline__ int alltoalls(const char *call, const void *team, E *dest, const E *source, ptrdiff_t dst,
+                                         ptrdiff_t sst, size_t nelems) {
+  if (error_checks()) {
+    check_stride(call, "dst", dst);
+    check_stride(call, "sst", sst);
+  }
+  const gpushmem_team_state_t *t = member_team(call, team);
+  if (nelems != 0) {
+    const ptrdiff_t n = static_cast<ptrdiff_t>(nelems), me = t->my_index;
+    const size_t span = (static_cast<size_t>(t->size) * nelems - 1) * static_cast<size_t>(dst) + 1;
+    for (int k = 1; k <= t->size; ++k) {
+      const int j = (t->my_index + k) % t->size;
+      E *to = member_addr(call, "dest", t, j, dest, span * sizeof(E)) + dst * me * n;
+      copy_strided<Scope>(to, dst, source + sst * static_cast<ptrdiff_t>(j) * n, sst, nelems);
+    }
+  }
+  coll_finish<Scope>(call, team);
+  return 0;
+}
+
+/* The reduction operators, by the specification's names. */
+struct op_and {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return a & b;
+  }
+};
+struct op_or {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return a | b;
+  }
+};
+struct op_xor {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return a ^ b;
+  }
+};
+struct op_min {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return b < a ? b : a;
+  }
+};
+struct op_max {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return a < b ? b : a;
+  }
+};
+struct op_sum {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return a + b;
+  }
+};
+struct op_prod {
+  template <class T>
+  __device__ static T apply(T a, T b) {
+    return a * b;
+  }
+};
+
+template <class Scope, class Op, class T>
+__device__ __forceinline__ int reduce(const char *call, const void *team, T *dest, const T *source, size_t nreduce) {
+  const gpushmem_team_state_t *t = member_team(call, team);
+  const size_t bytes = nreduce * sizeof(T);
+  // Entry: every member's source is ready (no puts of this PE to complete yet).
+  Scope::sync();
+  if (Scope::rank() == 0) {
+    if (team == reinterpret_cast<const void *>(GPUSHMEM_TEAM_HANDLE_BITS(GPUSHMEM_TEAM_SLOT_WORLD, 0)))
+      sync_all_rounds(call, false);
+    else
+      team_sync_rounds(call, team);
+  }
+  Scope::sync();
+  if (nreduce != 0) {
+    const size_t n = static_cast<size_t>(t->size);
+    const size_t share = (nreduce + n - 1) / n;
+    const size_t first = share * static_cast<size_t>(t->my_index);
+    const size_t last = first + share < nreduce ? first + share : nreduce;
+    const int size = t->size;
+    for (size_t e = first + Scope::rank(); e < last; e += Scope::size()) {
+      T acc = member_addr(call, "source", t, 0, const_cast<T *>(source), bytes)[e];
+      for (int i = 1; i < size; ++i)
+        acc = Op::apply(acc, member_addr(call, "source", t, i, const_cast<T *>(source), bytes)[e]);
+      for (int i = 0; i < size; ++i) member_addr(call, "dest", t, i, dest, bytes)[e] = acc;
+    }
+  }
+  coll_finish<Scope>(call, team);
+  return 0;
+}
+
+}  // namespace
+}  // namespace device
+}  // namespace gpushmem
+
+#endif /* GPUSHMEM_DEVICE_COLL_CUH */
