@@ -41,7 +41,10 @@ __device__ __forceinline__ const gpushmem_team_state_t *find_team(const void *te
   const gpushmem_team_state_t *table = state().teams;
   if (slot < 0 || slot >= GPUSHMEM_MAX_TEAMS || table == nullptr) return nullptr;
   const gpushmem_team_state_t *t = table + slot;
-  if (t->size <= 0 || t->generation != GPUSHMEM_TEAM_HANDLE_GENERATION(bits)) return nullptr;
+  // The predefined handles carry generation 0; their slots are claimed once per job (generation 1).
+  const uint32_t generation = GPUSHMEM_TEAM_HANDLE_GENERATION(bits);
+  const bool predefined = slot <= GPUSHMEM_TEAM_SLOT_SHARED && generation == 0;
+  if (t->size <= 0 || (!predefined && t->generation != generation)) return nullptr;
   return t;
 }
 
