@@ -173,6 +173,12 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
     init_failed(call,
                 "cannot set up the GPU symmetric heap (the cause is above); GPUSHMEM_DISABLE_CUDA=1 runs without "
                 "the GPU");
+  // Device code sees the predefined teams too (before the bootstrap barrier below, as a split's claim is
+  // before its parent barrier).
+  if (team::publish_all(call) != Status::ok)
+    init_failed(call,
+                "cannot publish the teams to the GPU (the cause is above); GPUSHMEM_DISABLE_CUDA=1 runs "
+                "without the GPU");
   r.allocator.reset(heap::kInternalAreaBytes, r.gpu.base != nullptr ? gpu::user_bytes_mapped() : heap_bytes);
   r.thread_level = requested;
   if (provided != nullptr) *provided = r.thread_level;

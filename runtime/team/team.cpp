@@ -8,6 +8,7 @@
 
 #include "api/api_common.hpp"
 #include "core/log.hpp"
+#include "gpu/gpu.hpp"
 
 namespace gpushmem::team {
 namespace {
@@ -107,6 +108,10 @@ Team &claim(int slot, int start, int stride, int size, const shmem_team_config_t
   team.live = true;
   // Only the flags: the staging buffers are always written before they are read.
   std::memset(area, 0, t.layout.scratch);
+  // Device code: the table entry and this PE's device sync words of the slot (GPU mode; the caller's parent
+  // barrier follows, so no member's device sync reaches the words before they are zeroed).
+  if (gpu::publish_team("shmem_team_split", team.s) != Status::ok)
+    api::fail("shmem_team_split", "cannot publish team slot %d to the GPU (the CUDA error is above)", slot);
   return team;
 }
 
@@ -114,6 +119,16 @@ void release(Team &team) {
   Table &t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   team.live = false;
+  if (gpu::retire_team("shmem_team_destroy", team.s.slot) != Status::ok)
+    api::fail("shmem_team_destroy", "cannot free team slot %d on the GPU (the CUDA error is above)", team.s.slot);
+}
+
+Status publish_all(const char *call) {
+  Table &t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  for (const Team &team : t.slots)
+    if (team.live) GPUSHMEM_CHECK(gpu::publish_team(call, team.s));
+  return Status::ok;
 }
 
 shmem_team_t handle(const Team &t) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "core/status.hpp"
 #include "gpushmem/team_state.h"
 #include "shmem.h"
 #include "team/sync_area.hpp"
@@ -51,5 +52,8 @@ uint64_t free_slots();
 Team &claim(int slot, int start, int stride, int size, const shmem_team_config_t *config, long mask);
 // Releases a slot (shmem_team_destroy).
 void release(Team &t);
+// GPU mode: writes every live team into the device team table (shmem_init, once the GPU heap exists; later
+// claims and releases keep it current themselves). ok at once in host mode.
+Status publish_all(const char *call);
 
 }  // namespace gpushmem::team

@@ -21,15 +21,21 @@ extern "C" {
 #endif
 
 /* This PE's number in `team`, or -1 for SHMEM_TEAM_INVALID. Not collective. */
+#ifndef GPUSHMEMI_DEVICE_API /* CUDA: host and device forms in gpushmem/device/api_coll.cuh */
 int shmem_team_my_pe(shmem_team_t team);
+#endif
 /* The number of PEs in `team`, or -1 for SHMEM_TEAM_INVALID. Not collective. */
+#ifndef GPUSHMEMI_DEVICE_API /* CUDA: host and device forms in gpushmem/device/api_coll.cuh */
 int shmem_team_n_pes(shmem_team_t team);
+#endif
 /* Stores the team's current configuration fields selected by config_mask (SHMEM_TEAM_NUM_CONTEXTS) in
  *config. Returns 0, or nonzero for SHMEM_TEAM_INVALID. Mask 0 does nothing (config may be NULL). */
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
 /* The number in dest_team of PE src_pe of src_team, or -1 when either team is invalid or the PE is not in
    both. Not collective. */
+#ifndef GPUSHMEMI_DEVICE_API /* CUDA: host and device forms in gpushmem/device/api_coll.cuh */
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+#endif
 /* Collective over parent_team: the members start, start + stride, ..., start + (size-1)*stride of the parent
    (parent numbering) form a new team, numbered in that order. Members get its handle in *new_team, the
    other parent PEs SHMEM_TEAM_INVALID; every parent PE returns 0. An invalid triplet, arguments that differ
@@ -49,7 +55,9 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
 void shmem_team_destroy(shmem_team_t team);
 /* Collective over `team`: returns once every member has called it; this PE's stores to symmetric memory
    are visible to the members first. Does not complete puts or AMOs (use shmem_quiet). Returns 0. */
+#ifndef GPUSHMEMI_DEVICE_API /* CUDA: host and device forms in gpushmem/device/api_coll.cuh */
 int shmem_team_sync(shmem_team_t team);
+#endif
 /* As shmem_ptr for PE `pe` of `team` (team numbering); NULL for SHMEM_TEAM_INVALID. */
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 
