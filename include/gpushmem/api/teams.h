@@ -5,6 +5,12 @@
  * integers in a pointer type (gpushmem/team_state.h): they compare with == and may be copied freely, and a
  * handle kept after shmem_team_destroy is recognised as destroyed. At most GPUSHMEM_MAX_TEAMS teams
  * (SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included) exist at once on a PE.
+ *
+ * CUDA translation units: the routines that also run in kernels (team_my_pe, team_n_pes, team_translate_pe,
+ * team_sync, and the team collectives: broadcast, collect, fcollect, alltoall, alltoalls, their mem forms
+ * and the TYPE_OP_reduce names) are defined there as host/device functions by gpushmem/device/api_coll.cuh
+ * (coll_names.cuh lists them), so their C declarations must sit inside #ifndef GPUSHMEMI_DEVICE_API. Once
+ * the host collectives exist, device/compile/compile_coll.cu belongs in the link check (device/CMakeLists.txt).
  */
 #ifndef GPUSHMEM_API_TEAMS_H
 #define GPUSHMEM_API_TEAMS_H
