@@ -243,6 +243,7 @@ static inline void perf_opts_parse(int argc, char **argv, const char *accepted, 
         o->op = optarg;
         break;
       case ':':
+        if (optopt == 'J') perf_opts_fail(prog, accepted, extra, "%s%s: needs a value (a file name)", "--json", "");
         if (optopt != 0) {
           shown[1] = (char)optopt;
           perf_opts_fail(prog, accepted, extra, "%s%s: needs a value", shown, "");
