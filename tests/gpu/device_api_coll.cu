@@ -44,6 +44,19 @@ struct buffers {
   int *ring;  // symmetric, one int
 };
 
+// The caller's side of the collectives' contract: every member's dest is ready (and every member is done
+// reading the last result) before anyone enters the next collective.
+template <int S>
+__device__ void ready(shmem_team_t team) {
+  scope_sync<S>();
+  if (S == kThread)
+    shmem_team_sync(team);
+  else if (S == kWarp)
+    shmemx_team_sync_warp(team);
+  else
+    shmemx_team_sync_block(team);
+}
+
 template <int S>
 __device__ void run(const team_case c, const buffers b, device_report *report) {
   const unsigned lane = scope_rank<S>(), lanes = scope_size<S>();
@@ -84,13 +97,13 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
     b.src[i] = value(me, 7, i);
     b.dst[i] = -1;
   }
-  scope_sync<S>();
+  ready<S>(team);
   EXPECT_EQ(20, 0, COLL(S, int_broadcast, team, b.dst, b.src, kN, n - 1), 0);
   for (size_t i = lane; i < kN; i += lanes) EXPECT_EQ(21, i, b.dst[i], value(n - 1, 7, i));
   scope_sync<S>();
   // broadcastmem, an odd byte count
   for (size_t i = lane; i < kN; i += lanes) b.dst[i] = -1;
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, broadcastmem, team, b.dst, b.src, 3 * sizeof(int) + 1, 0);
   for (size_t i = lane; i < 3; i += lanes) EXPECT_EQ(22, i, b.dst[i], value(0, 7, i));
   scope_sync<S>();
@@ -98,7 +111,7 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
   // fcollect
   for (size_t i = lane; i < kN; i += lanes) b.src[i] = value(me, 1, i);
   for (size_t i = lane; i < kN * n; i += lanes) b.dst[i] = -1;
-  scope_sync<S>();
+  ready<S>(team);
   EXPECT_EQ(30, 0, COLL(S, int_fcollect, team, b.dst, b.src, kN), 0);
   for (size_t i = lane; i < kN * n; i += lanes) EXPECT_EQ(31, i, b.dst[i], value(static_cast<int>(i / kN), 1, i % kN));
   scope_sync<S>();
@@ -107,7 +120,7 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
   for (size_t i = lane; i < static_cast<size_t>(me) + 1; i += lanes) b.src[i] = value(me, 2, i);
   const size_t total = static_cast<size_t>(n) * (n + 1) / 2;
   for (size_t i = lane; i < total; i += lanes) b.dst[i] = -1;
-  scope_sync<S>();
+  ready<S>(team);
   EXPECT_EQ(40, 0, COLL(S, int_collect, team, b.dst, b.src, static_cast<size_t>(me) + 1), 0);
   for (int k = 0, at = 0; k < n; at += k + 1, ++k)
     for (size_t i = lane; i < static_cast<size_t>(k) + 1; i += lanes)
@@ -119,7 +132,7 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
     b.src[i] = value(me, static_cast<int>(i / kN), i % kN);
     b.dst[i] = -1;
   }
-  scope_sync<S>();
+  ready<S>(team);
   EXPECT_EQ(50, 0, COLL(S, int_alltoall, team, b.dst, b.src, kN), 0);
   for (size_t i = lane; i < kN * n; i += lanes) EXPECT_EQ(51, i, b.dst[i], value(static_cast<int>(i / kN), me, i % kN));
   scope_sync<S>();
@@ -128,7 +141,7 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
   for (size_t i = lane; i < 3 * ne * n; i += lanes)
     b.src[i] = (i % 3 == 0) ? value(me, static_cast<int>(i / 3 / ne), (i / 3) % ne) : -7;
   for (size_t i = lane; i < 2 * ne * n; i += lanes) b.dst[i] = -1;
-  scope_sync<S>();
+  ready<S>(team);
   EXPECT_EQ(52, 0, COLL(S, int_alltoalls, team, b.dst, b.src, 2, 3, ne), 0);
   for (size_t i = lane; i < 2 * ne * n; i += lanes)
     EXPECT_EQ(53, i, b.dst[i], i % 2 == 0 ? value(static_cast<int>(i / 2 / ne), me, (i / 2) % ne) : -1);
@@ -141,45 +154,46 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
     b.usrc[i] = (1ull << (me % 60)) | (i << 8);
     b.dsrc[i] = 0.5 * me + static_cast<double>(i);
   }
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, int_sum_reduce, team, b.dst, b.src, nr);
   for (size_t i = lane; i < nr; i += lanes)
     EXPECT_EQ(60, i, b.dst[i], n * (static_cast<int>(i) - 50) + 3 * n * (n - 1) / 2);
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, int_min_reduce, team, b.dst, b.src, nr);
   for (size_t i = lane; i < nr; i += lanes) EXPECT_EQ(61, i, b.dst[i], static_cast<int>(i) - 50);
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, int_max_reduce, team, b.dst, b.src, nr);
   for (size_t i = lane; i < nr; i += lanes) EXPECT_EQ(62, i, b.dst[i], static_cast<int>(i) - 50 + 3 * (n - 1));
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, int32_xor_reduce, team, b.dst, b.src, nr);
   for (size_t i = lane; i < nr; i += lanes) {
     int x = 0;
     for (int k = 0; k < n; ++k) x ^= static_cast<int>(i) + k * 3 - 50;
     EXPECT_EQ(63, i, b.dst[i], x);
   }
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, uint64_or_reduce, team, b.udst, b.usrc, nr);
   for (size_t i = lane; i < nr; i += lanes) {
     uint64_t x = 0;
     for (int k = 0; k < n; ++k) x |= (1ull << (k % 60)) | (i << 8);
     EXPECT_EQ(64, i, b.udst[i], x);
   }
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, uint64_and_reduce, team, b.udst, b.usrc, nr);
   for (size_t i = lane; i < nr; i += lanes) EXPECT_EQ(65, i, b.udst[i], n == 1 ? (1ull | (i << 8)) : (i << 8));
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, double_sum_reduce, team, b.ddst, b.dsrc, nr);
   for (size_t i = lane; i < nr; i += lanes)
     EXPECT_EQ(66, i, static_cast<long long>(b.ddst[i] * 2), static_cast<long long>(0.5 * n * (n - 1) + 2.0 * n * i));
   scope_sync<S>();
   // in place (dest == source)
+  ready<S>(team);
   COLL(S, int_sum_reduce, team, b.src, b.src, nr);
   for (size_t i = lane; i < nr; i += lanes)
     EXPECT_EQ(67, i, b.src[i], n * (static_cast<int>(i) - 50) + 3 * n * (n - 1) / 2);
   scope_sync<S>();
   for (size_t i = lane; i < 8; i += lanes) b.usrc[i] = 2 + (me & 1);
-  scope_sync<S>();
+  ready<S>(team);
   COLL(S, uint64_prod_reduce, team, b.usrc, b.usrc, 8);
   for (size_t i = lane; i < 8; i += lanes) {
     uint64_t x = 1;
@@ -188,7 +202,9 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
   }
   scope_sync<S>();
   // nothing to reduce or move: still collective, still returns 0
+  ready<S>(team);
   EXPECT_EQ(69, 0, COLL(S, int_sum_reduce, team, b.dst, b.src, 0), 0);
+  ready<S>(team);
   EXPECT_EQ(70, 0, COLL(S, fcollectmem, team, b.dst, b.src, 0), 0);
 }
 
