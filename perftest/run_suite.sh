@@ -178,11 +178,12 @@ if [ "$ours" = 1 ]; then
       # shellcheck disable=SC2046 # word splitting of the argument list is intended
       run "$dir" "$p" "${launch[@]}" "$bin/$p" $(args_for "$p") "${extra[@]}"
     done
-    if [ "$have_gpu" = 1 ] && [ -x "$bin/host_put_on_stream_bw" ] && selected host_put_on_stream_bw; then
-      # shellcheck disable=SC2046
-      run "$dir" host_put_on_stream_bw "${launch[@]}" "$bin/host_put_on_stream_bw" \
-        $([ "$quick" = 1 ] && echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3") "${extra[@]}"
-    fi
+    for p in host_put_on_stream_bw host_put_on_stream_latency; do
+      if [ "$have_gpu" = 1 ] && [ -x "$bin/$p" ] && selected $p; then
+        # shellcheck disable=SC2046
+        run "$dir" $p "${launch[@]}" "$bin/$p" $([ "$quick" = 1 ] && echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3") "${extra[@]}"
+      fi
+    done
     # Device programs: 2 PEs (PE 0 -> PE 1), only where a GPU is.
     if [ "$have_gpu" = 1 ] && [ "$np" = 2 ]; then
       for p in "${device_programs[@]}"; do
