@@ -331,6 +331,9 @@ void shmem_sync_all(void);
 /* ---- Teams and collectives (their own headers) ------------------------------------------------- */
 #include "gpushmem/api/teams.h"
 
+/* ---- Distributed locks (host only) --------------------------------------------------------------- */
+#include "gpushmem/api/lock.h"
+
 /* ---- Generic names: C11 _Generic selections and C++ overloads, from the same table -------------- */
 #if defined(GPUSHMEMI_DEVICE_API)
 /* CUDA: host/device overloads, in gpushmem/device/shmem_api.cuh. */

@@ -1,0 +1,144 @@
+// The MCS queue lock of mcs_lock.hpp over same-node heaps: every copy of the lock word is reached through
+// this process's mapping of its PE's heap, and every update is one seq_cst CPU atomic on it (the same locked
+// instruction the host AMOs use, so the lock is atomic against every PE of the node).
+#include "lock/mcs_lock.hpp"
+
+#include <atomic>
+#include <cstdio>
+
+#include "amo/host_amo.hpp"
+#include "api/api_common.hpp"
+#include "shmem.h"
+#include "sync/wait.hpp"
+
+namespace gpushmem::lock {
+namespace {
+
+static_assert(sizeof(long) == sizeof(uint64_t), "the lock word is a 64-bit long (LP64)");
+
+// The copies of one lock word: where it lives in each PE's heap, and which PE holds the tail.
+struct LockWord {
+  const char *call;
+  uint64_t offset;  // from the start of every PE's heap
+  int home;
+
+  std::atomic_ref<uint64_t> on(int pe) const {
+    char *base = rt().peer_base[pe];
+    if (base == nullptr) [[unlikely]]
+      api::fail(call,
+                "PE %d cannot be reached from PE %d, and its copy of the lock is part of the lock's queue: locks "
+                "need every PE on this node until a network transport exists",
+                pe, rt().my_pe);
+    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(base + offset));
+  }
+  std::atomic_ref<uint64_t> mine() const { return on(rt().my_pe); }
+  std::atomic_ref<uint64_t> tail_word() const { return on(home); }
+};
+
+// Checked whatever GPUSHMEM_ERROR_CHECKS says: a lock word outside the heap would make every PE update
+// unrelated memory at that offset, and the check costs nothing next to the atomics that follow.
+LockWord lock_word(const char *call, long *lock) {
+  api::require_running(call);
+  Runtime &r = rt();
+  if (lock == nullptr) [[unlikely]]
+    api::fail(call, "lock is NULL: pass a symmetric long (from shmem_malloc or shmem_calloc) that is 0 on every PE");
+  const char *p = reinterpret_cast<const char *>(lock);
+  if (const char *gpu_base = r.gpu.base; gpu_base != nullptr && p >= gpu_base && p < gpu_base + r.gpu.limit)
+      [[unlikely]]
+    amo::fail_gpu_word(call, "lock");
+  const char *base = r.heap.base();
+  const char *user = base + heap::kInternalAreaBytes;
+  const char *end = base + r.heap.size();
+  if (p < user || p >= end || static_cast<size_t>(end - p) < sizeof(long)) [[unlikely]]
+    api::fail(call,
+              "lock=%p is not a symmetric address: it is not inside the symmetric heap [%p, %p) of PE %d; a lock "
+              "must be a symmetric long from shmem_malloc or shmem_calloc, 0 on every PE before its first use "
+              "(static and global variables are not symmetric in gpushmem yet)",
+              static_cast<const void *>(lock), static_cast<const void *>(user), static_cast<const void *>(end),
+              r.my_pe);
+  if (reinterpret_cast<uintptr_t>(lock) % alignof(long) != 0) [[unlikely]]
+    amo::fail_misaligned(call, "lock", lock, sizeof(long));
+  const auto offset = static_cast<uint64_t>(p - base);
+  // Spread independent locks over the PEs: the home holds the tail every joining PE swaps.
+  const int home = static_cast<int>((offset / sizeof(long)) % static_cast<uint64_t>(r.n_pes));
+  return {call, offset, home};
+}
+
+// One compare-and-swap loop on the tail field of the home copy (the other bits of that word belong to the
+// home PE's own queue node and may change under us). Returns the word the swap replaced. `only_if_free`:
+// give up (returning the current word) when the lock is taken.
+uint64_t swap_tail(const LockWord &w, uint64_t new_tail, bool only_if_free) {
+  std::atomic_ref<uint64_t> home = w.tail_word();
+  uint64_t seen = home.load(std::memory_order_seq_cst);
+  for (;;) {
+    if (only_if_free && tail_of(seen) != 0) return seen;
+    if (home.compare_exchange_weak(seen, (seen & ~kTailMask) | new_tail, std::memory_order_seq_cst)) return seen;
+  }
+}
+
+}  // namespace
+
+void set_lock(const char *call, long *lock) {
+  const LockWord w = lock_word(call, lock);
+  const int me = rt().my_pe;
+  // Uncontended: a free lock is taken by the tail swap alone, without touching this PE's queue node.
+  if (tail_of(swap_tail(w, encode_pe(me), true)) == 0) return;
+  std::atomic_ref<uint64_t> mine = w.mine();
+  // Waiting first: the predecessor may hand the lock over as soon as this PE is linked behind it.
+  mine.fetch_or(kWaitingBit, std::memory_order_seq_cst);
+  const uint64_t before = swap_tail(w, encode_pe(me), false);
+  const uint64_t previous = tail_of(before);
+  if (previous == 0) {  // the lock was free: it is ours
+    mine.fetch_and(~kWaitingBit, std::memory_order_seq_cst);
+    return;
+  }
+  const int predecessor = static_cast<int>(previous - 1);
+  if (predecessor == me) [[unlikely]]
+    api::fail(call,
+              "lock=%p: this PE already holds this lock or waits for it (another thread of this PE?): "
+              "OpenSHMEM locks are not reentrant, call shmem_clear_lock first",
+              static_cast<void *>(lock));
+  // Link behind the predecessor; it clears our waiting bit when it releases (release order: whatever it
+  // wrote while holding the lock is visible once we see the bit clear).
+  w.on(predecessor).fetch_or(encode_pe(me) << kNextShift, std::memory_order_seq_cst);
+  char what[160];
+  std::snprintf(what, sizeof what,
+                "the lock at %p: PE %d is ahead of this PE in the lock's queue and hands it over when it calls "
+                "shmem_clear_lock",
+                static_cast<void *>(lock), predecessor);
+  sync::wait_until([&] { return (mine.load(std::memory_order_acquire) & kWaitingBit) == 0; }, call, predecessor, what);
+}
+
+int test_lock(const char *call, long *lock) {
+  const LockWord w = lock_word(call, lock);
+  // Take the lock only if nobody holds or waits for it: joining a queue would block.
+  const uint64_t before = swap_tail(w, encode_pe(rt().my_pe), true);
+  return tail_of(before) == 0 ? 0 : 1;
+}
+
+void clear_lock(const char *call, long *lock) {
+  const LockWord w = lock_word(call, lock);
+  const int me = rt().my_pe;
+  // The spec's quiet: the updates made under the lock are complete before the next holder can see it.
+  shmem_quiet();
+  std::atomic_ref<uint64_t> mine = w.mine();
+  std::atomic_ref<uint64_t> home = w.tail_word();
+  if (next_of(mine.load(std::memory_order_seq_cst)) == 0) {
+    uint64_t seen = home.load(std::memory_order_seq_cst);
+    if (tail_of(seen) == 0) [[unlikely]]
+      api::fail(call,
+                "lock=%p is not held by any PE: shmem_clear_lock must follow this PE's shmem_set_lock "
+                "or a shmem_test_lock that returned 0",
+                static_cast<void *>(lock));
+    // Still the last in the queue: the lock becomes free.
+    while (tail_of(seen) == encode_pe(me))
+      if (home.compare_exchange_weak(seen, seen & ~kTailMask, std::memory_order_seq_cst)) return;
+    // Someone joined behind this PE: it links itself in a moment.
+    sync::wait_until([&] { return next_of(mine.load(std::memory_order_acquire)) != 0; }, call, -1,
+                     "the PE that joined the lock's queue behind this one to link itself");
+  }
+  const uint64_t next = next_of(mine.fetch_and(~kNextMask, std::memory_order_seq_cst));
+  w.on(static_cast<int>(next - 1)).fetch_and(~kWaitingBit, std::memory_order_seq_cst);
+}
+
+}  // namespace gpushmem::lock
