@@ -23,4 +23,9 @@ void fail_bad_sig_op(const char *call, int sig_op) {
   api::fail(call, "sig_op=%d is not a signal operator: pass SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", sig_op);
 }
 
+void fail_null(const char *call, const char *arg, size_t nelems) {
+  if (nelems == 1) api::fail(call, "%s is NULL: pass the address of a local object to store the result in", arg);
+  api::fail(call, "%s is NULL with nelems=%zu: pass an array of at least nelems elements", arg, nelems);
+}
+
 }  // namespace gpushmem::amo

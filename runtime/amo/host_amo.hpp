@@ -40,6 +40,17 @@ std::atomic_ref<Word<T>> remote_word(const char *call, const char *arg, const T 
   return std::atomic_ref<Word<T>>(*reinterpret_cast<Word<T> *>(remote.addr));
 }
 
+// Ends the job: array `arg` is NULL although the call needs `nelems` elements of it (1: a result pointer).
+[[noreturn]] void fail_null(const char *call, const char *arg, size_t nelems);
+
+// The local object an _nbi fetching AMO stores the old value in.
+template <class T>
+T &fetch_target(const char *call, T *fetch) {
+  if (fetch == nullptr) [[unlikely]]
+    fail_null(call, "fetch", 1);
+  return *fetch;
+}
+
 template <class T>
 Word<T> to_word(T value) {
   return std::bit_cast<Word<T>>(value);

@@ -8,51 +8,56 @@ using namespace gpushmem;
 // quiet would require) and, with a separate name, its non-fetching form.
 // FETCH and PLAIN are whole suffixes (atomic_fetch_and, atomic_and): C++ reserves and, or and xor as operator
 // names, which cannot be pasted into identifiers.
-#define GPUSHMEM_DEFINE_FETCH_OP(T, N, FETCH, PLAIN, IMPL)                             \
-  GPUSHMEM_EXPORT T shmem_##N##_##FETCH(T *dest, T value, int pe) {                    \
-    return amo::IMPL<T>("shmem_" #N "_" #FETCH, dest, value, pe);                      \
-  }                                                                                    \
-  GPUSHMEM_EXPORT void shmem_##N##_##FETCH##_nbi(T *fetch, T *dest, T value, int pe) { \
-    *fetch = amo::IMPL<T>("shmem_" #N "_" #FETCH "_nbi", dest, value, pe);             \
-  }                                                                                    \
-  GPUSHMEM_EXPORT void shmem_##N##_##PLAIN(T *dest, T value, int pe) {                 \
-    (void)amo::IMPL<T>("shmem_" #N "_" #PLAIN, dest, value, pe);                       \
+#define GPUSHMEM_DEFINE_FETCH_OP(T, N, FETCH, PLAIN, IMPL)                                            \
+  GPUSHMEM_EXPORT T shmem_##N##_##FETCH(T *dest, T value, int pe) {                                   \
+    return amo::IMPL<T>("shmem_" #N "_" #FETCH, dest, value, pe);                                     \
+  }                                                                                                   \
+  GPUSHMEM_EXPORT void shmem_##N##_##FETCH##_nbi(T *fetch, T *dest, T value, int pe) {                \
+    T &result = amo::fetch_target("shmem_" #N "_" #FETCH "_nbi", fetch); /* checked before the AMO */ \
+    result = amo::IMPL<T>("shmem_" #N "_" #FETCH "_nbi", dest, value, pe);                            \
+  }                                                                                                   \
+  GPUSHMEM_EXPORT void shmem_##N##_##PLAIN(T *dest, T value, int pe) {                                \
+    (void)amo::IMPL<T>("shmem_" #N "_" #PLAIN, dest, value, pe);                                      \
   }
 
-#define GPUSHMEM_DEFINE_AMOX(T, N)                                                       \
-  GPUSHMEM_EXPORT T shmem_##N##_atomic_fetch(const T *source, int pe) {                  \
-    return amo::fetch<T>("shmem_" #N "_atomic_fetch", source, pe);                       \
-  }                                                                                      \
-  GPUSHMEM_EXPORT void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe) { \
-    *fetch = amo::fetch<T>("shmem_" #N "_atomic_fetch_nbi", source, pe);                 \
-  }                                                                                      \
-  GPUSHMEM_EXPORT void shmem_##N##_atomic_set(T *dest, T value, int pe) {                \
-    amo::set<T>("shmem_" #N "_atomic_set", dest, value, pe);                             \
-  }                                                                                      \
-  GPUSHMEM_EXPORT T shmem_##N##_atomic_swap(T *dest, T value, int pe) {                  \
-    return amo::swap<T>("shmem_" #N "_atomic_swap", dest, value, pe);                    \
-  }                                                                                      \
-  GPUSHMEM_EXPORT void shmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe) { \
-    *fetch = amo::swap<T>("shmem_" #N "_atomic_swap_nbi", dest, value, pe);              \
+#define GPUSHMEM_DEFINE_AMOX(T, N)                                                                      \
+  GPUSHMEM_EXPORT T shmem_##N##_atomic_fetch(const T *source, int pe) {                                 \
+    return amo::fetch<T>("shmem_" #N "_atomic_fetch", source, pe);                                      \
+  }                                                                                                     \
+  GPUSHMEM_EXPORT void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe) {                \
+    T &result = amo::fetch_target("shmem_" #N "_atomic_fetch_nbi", fetch); /* checked before the AMO */ \
+    result = amo::fetch<T>("shmem_" #N "_atomic_fetch_nbi", source, pe);                                \
+  }                                                                                                     \
+  GPUSHMEM_EXPORT void shmem_##N##_atomic_set(T *dest, T value, int pe) {                               \
+    amo::set<T>("shmem_" #N "_atomic_set", dest, value, pe);                                            \
+  }                                                                                                     \
+  GPUSHMEM_EXPORT T shmem_##N##_atomic_swap(T *dest, T value, int pe) {                                 \
+    return amo::swap<T>("shmem_" #N "_atomic_swap", dest, value, pe);                                   \
+  }                                                                                                     \
+  GPUSHMEM_EXPORT void shmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe) {                \
+    T &result = amo::fetch_target("shmem_" #N "_atomic_swap_nbi", fetch); /* checked before the AMO */  \
+    result = amo::swap<T>("shmem_" #N "_atomic_swap_nbi", dest, value, pe);                             \
   }
 GPUSHMEM_AMOX_TYPES(GPUSHMEM_DEFINE_AMOX)
 
-#define GPUSHMEM_DEFINE_AMO(T, N)                                                                        \
-  GPUSHMEM_EXPORT T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                  \
-    return amo::compare_swap<T>("shmem_" #N "_atomic_compare_swap", dest, cond, value, pe);              \
-  }                                                                                                      \
-  GPUSHMEM_EXPORT void shmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe) { \
-    *fetch = amo::compare_swap<T>("shmem_" #N "_atomic_compare_swap_nbi", dest, cond, value, pe);        \
-  }                                                                                                      \
-  GPUSHMEM_EXPORT T shmem_##N##_atomic_fetch_inc(T *dest, int pe) {                                      \
-    return amo::fetch_add<T>("shmem_" #N "_atomic_fetch_inc", dest, static_cast<T>(1), pe);              \
-  }                                                                                                      \
-  GPUSHMEM_EXPORT void shmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe) {                     \
-    *fetch = amo::fetch_add<T>("shmem_" #N "_atomic_fetch_inc_nbi", dest, static_cast<T>(1), pe);        \
-  }                                                                                                      \
-  GPUSHMEM_EXPORT void shmem_##N##_atomic_inc(T *dest, int pe) {                                         \
-    (void)amo::fetch_add<T>("shmem_" #N "_atomic_inc", dest, static_cast<T>(1), pe);                     \
-  }                                                                                                      \
+#define GPUSHMEM_DEFINE_AMO(T, N)                                                                              \
+  GPUSHMEM_EXPORT T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                        \
+    return amo::compare_swap<T>("shmem_" #N "_atomic_compare_swap", dest, cond, value, pe);                    \
+  }                                                                                                            \
+  GPUSHMEM_EXPORT void shmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe) {       \
+    T &result = amo::fetch_target("shmem_" #N "_atomic_compare_swap_nbi", fetch); /* checked before the AMO */ \
+    result = amo::compare_swap<T>("shmem_" #N "_atomic_compare_swap_nbi", dest, cond, value, pe);              \
+  }                                                                                                            \
+  GPUSHMEM_EXPORT T shmem_##N##_atomic_fetch_inc(T *dest, int pe) {                                            \
+    return amo::fetch_add<T>("shmem_" #N "_atomic_fetch_inc", dest, static_cast<T>(1), pe);                    \
+  }                                                                                                            \
+  GPUSHMEM_EXPORT void shmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe) {                           \
+    T &result = amo::fetch_target("shmem_" #N "_atomic_fetch_inc_nbi", fetch); /* checked before the AMO */    \
+    result = amo::fetch_add<T>("shmem_" #N "_atomic_fetch_inc_nbi", dest, static_cast<T>(1), pe);              \
+  }                                                                                                            \
+  GPUSHMEM_EXPORT void shmem_##N##_atomic_inc(T *dest, int pe) {                                               \
+    (void)amo::fetch_add<T>("shmem_" #N "_atomic_inc", dest, static_cast<T>(1), pe);                           \
+  }                                                                                                            \
   GPUSHMEM_DEFINE_FETCH_OP(T, N, atomic_fetch_add, atomic_add, fetch_add)
 GPUSHMEM_AMO_TYPES(GPUSHMEM_DEFINE_AMO)
 

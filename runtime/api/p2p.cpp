@@ -5,12 +5,12 @@
 
 using namespace gpushmem;
 
-#define GPUSHMEM_DEFINE_WAIT_ONE(T, N)                                           \
-  GPUSHMEM_EXPORT void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) {   \
-    (void)amo::wait_until<T>("shmem_" #N "_wait_until", ivar, cmp, cmp_value);   \
-  }                                                                              \
-  GPUSHMEM_EXPORT int shmem_##N##_test(T *ivar, int cmp, T cmp_value) {          \
-    return amo::satisfied<T>("shmem_" #N "_test", ivar, cmp, cmp_value) ? 1 : 0; \
+#define GPUSHMEM_DEFINE_WAIT_ONE(T, N)                                         \
+  GPUSHMEM_EXPORT void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) { \
+    (void)amo::wait_until<T>("shmem_" #N "_wait_until", ivar, cmp, cmp_value); \
+  }                                                                            \
+  GPUSHMEM_EXPORT int shmem_##N##_test(T *ivar, int cmp, T cmp_value) {        \
+    return amo::test<T>("shmem_" #N "_test", ivar, cmp, cmp_value);            \
   }
 
 // TARGETS is SameTarget (one cmp_value) or EachTarget (_vector: cmp_values[i]); ARG declares that parameter.

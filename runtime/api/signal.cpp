@@ -14,6 +14,16 @@ void put_signal(const char *call, void *dest, const void *source, size_t bytes, 
                 int sig_op, int pe) {
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) [[unlikely]]
     amo::fail_bad_sig_op(call, sig_op);
+  if constexpr (GPUSHMEM_BUILT_WITH_ERROR_CHECKS) {
+    // Both are symmetric addresses of this PE, so overlap here is overlap at the target.
+    const char *d = static_cast<const char *>(dest);
+    const char *s = reinterpret_cast<const char *>(sig_addr);
+    if (rt().error_checks && bytes != 0 && s < d + bytes && d < s + sizeof(uint64_t)) [[unlikely]]
+      api::fail(call,
+                "sig_addr=%p overlaps dest=%p (%zu bytes): the signal word must not be part of the payload "
+                "(the payload could land after the signal)",
+                static_cast<const void *>(sig_addr), dest, bytes);
+  }
   rma::put_bytes(call, dest, source, bytes, pe);  // a GPU-heap payload is a synchronous copy: done here too
   std::atomic_ref<uint64_t> word = amo::remote_word(call, "sig_addr", sig_addr, pe);
   if (sig_op == SHMEM_SIGNAL_SET)
@@ -50,10 +60,11 @@ GPUSHMEM_RMA_TYPES(GPUSHMEM_DEFINE_TYPED_SIGNAL)
 GPUSHMEM_RMA_SIZES(GPUSHMEM_DEFINE_SIZED_SIGNAL)
 
 GPUSHMEM_EXPORT uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
+  amo::check_words("shmem_signal_fetch", "sig_addr", sig_addr, 1);
   return amo::local_word("shmem_signal_fetch", "sig_addr", const_cast<uint64_t *>(sig_addr))
       .load(std::memory_order_acquire);
 }
 
 GPUSHMEM_EXPORT uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
-  return amo::wait_until<uint64_t>("shmem_signal_wait_until", sig_addr, cmp, cmp_value);
+  return amo::wait_until<uint64_t>("shmem_signal_wait_until", sig_addr, cmp, cmp_value, "sig_addr");
 }
