@@ -650,6 +650,11 @@ GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_WAIT)
                                                                                              status, cmp, cmp_values)
 #endif
 
+/* The deprecated generic AMO names (host only; CUDA files use the typed names). */
+#if !defined(GPUSHMEMI_DEVICE_API)
+#include "gpushmem/api/amo_deprecated_generic.h"
+#endif
+
 #ifdef GPUSHMEMI_DEVICE_API
 #include "gpushmem/device/shmem_api.cuh"
 #endif

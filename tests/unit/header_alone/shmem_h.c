@@ -6,3 +6,10 @@ int header_alone_shmem_h_c(int *dest, long *ldest) {
   shmem_put(ldest, ldest, 1, 0);
   return shmem_g(dest, 0) + SHMEM_MAJOR_VERSION;
 }
+
+/* Locks (gpushmem/api/lock.h) and a deprecated generic AMO name (gpushmem/api/amo_deprecated_generic.h). */
+int header_alone_shmem_h_c_lock(long *lock) {
+  shmem_set_lock(lock);
+  shmem_clear_lock(lock);
+  return shmem_test_lock(lock) + (int)shmem_fadd(lock, 1L, 0);
+}

@@ -6,3 +6,10 @@ int header_alone_shmem_h_cpp(int *dest, long double *ld) {
   shmem_put(ld, ld, 1, 0);
   return shmem_g(dest, 0) + SHMEM_MAJOR_VERSION;
 }
+
+/* Locks (gpushmem/api/lock.h) and a deprecated generic AMO name (gpushmem/api/amo_deprecated_generic.h). */
+int header_alone_shmem_h_cpp_lock(long *lock) {
+  shmem_set_lock(lock);
+  shmem_clear_lock(lock);
+  return shmem_test_lock(lock) + (int)shmem_fadd(lock, 1L, 0);
+}
