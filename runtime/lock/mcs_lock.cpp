@@ -8,6 +8,7 @@
 
 #include "amo/host_amo.hpp"
 #include "api/api_common.hpp"
+#include "lock/thread_gate.hpp"
 #include "shmem.h"
 #include "sync/wait.hpp"
 
@@ -76,10 +77,8 @@ uint64_t swap_tail(const LockWord &w, uint64_t new_tail, bool only_if_free) {
   }
 }
 
-}  // namespace
-
-void set_lock(const char *call, long *lock) {
-  const LockWord w = lock_word(call, lock);
+// The PE-wide queue, entered by one thread of the PE at a time (see thread_gate.hpp).
+void queue_acquire(const char *call, long *lock, const LockWord &w) {
   const int me = rt().my_pe;
   // Uncontended: a free lock is taken by the tail swap alone, without touching this PE's queue node.
   if (tail_of(swap_tail(w, encode_pe(me), true)) == 0) return;
@@ -95,8 +94,8 @@ void set_lock(const char *call, long *lock) {
   const int predecessor = static_cast<int>(previous - 1);
   if (predecessor == me) [[unlikely]]
     api::fail(call,
-              "lock=%p: this PE already holds this lock or waits for it (another thread of this PE?): "
-              "OpenSHMEM locks are not reentrant, call shmem_clear_lock first",
+              "lock=%p: this PE already holds this lock or waits for it: OpenSHMEM locks are not reentrant, call "
+              "shmem_clear_lock first",
               static_cast<void *>(lock));
   // Link behind the predecessor; it clears our waiting bit when it releases (release order: whatever it
   // wrote while holding the lock is visible once we see the bit clear).
@@ -109,15 +108,13 @@ void set_lock(const char *call, long *lock) {
   sync::wait_until([&] { return (mine.load(std::memory_order_acquire) & kWaitingBit) == 0; }, call, predecessor, what);
 }
 
-int test_lock(const char *call, long *lock) {
-  const LockWord w = lock_word(call, lock);
+bool queue_try(const LockWord &w) {
   // Take the lock only if nobody holds or waits for it: joining a queue would block.
   const uint64_t before = swap_tail(w, encode_pe(rt().my_pe), true);
-  return tail_of(before) == 0 ? 0 : 1;
+  return tail_of(before) == 0;
 }
 
-void clear_lock(const char *call, long *lock) {
-  const LockWord w = lock_word(call, lock);
+void queue_release(const char *call, long *lock, const LockWord &w) {
   const int me = rt().my_pe;
   // The spec's quiet: the updates made under the lock are complete before the next holder can see it.
   shmem_quiet();
@@ -139,6 +136,44 @@ void clear_lock(const char *call, long *lock) {
   }
   const uint64_t next = next_of(mine.fetch_and(~kNextMask, std::memory_order_seq_cst));
   w.on(static_cast<int>(next - 1)).fetch_and(~kWaitingBit, std::memory_order_seq_cst);
+}
+
+bool threads_share_locks() {
+  return rt().thread_level == SHMEM_THREAD_MULTIPLE;
+}
+
+}  // namespace
+
+void set_lock(const char *call, long *lock) {
+  const LockWord w = lock_word(call, lock);
+  if (threads_share_locks()) {
+    ThreadGate &gate = gate_for(w.offset);
+    if (gate.held_by_me()) [[unlikely]]
+      api::fail(call,
+                "lock=%p: this thread already holds this lock: OpenSHMEM locks are not reentrant, call "
+                "shmem_clear_lock first",
+                static_cast<void *>(lock));
+    gate.enter(call, lock);
+  }
+  queue_acquire(call, lock, w);
+}
+
+int test_lock(const char *call, long *lock) {
+  const LockWord w = lock_word(call, lock);
+  ThreadGate *gate = nullptr;
+  if (threads_share_locks()) {
+    gate = &gate_for(w.offset);
+    if (!gate->try_enter()) return 1;  // another thread of this PE holds or waits for it
+  }
+  if (queue_try(w)) return 0;
+  if (gate != nullptr) gate->leave();
+  return 1;
+}
+
+void clear_lock(const char *call, long *lock) {
+  const LockWord w = lock_word(call, lock);
+  queue_release(call, lock, w);
+  if (threads_share_locks()) gate_for(w.offset).leave();
 }
 
 }  // namespace gpushmem::lock

@@ -5,8 +5,9 @@
  * use; nothing but these three routines may touch it while it is in use. Not collective. Host only.
  * Waiters get the lock in the order they asked for it (first come, first served); a waiting PE polls
  * only its own copy of the lock word, spins briefly, then yields the core, and logs what it waits for
- * every GPUSHMEM_HANG_WARN seconds. A PE holds a lock as a whole: two threads of one PE must not ask for
- * the same lock at the same time. Locks are not reentrant.
+ * every GPUSHMEM_HANG_WARN seconds. Under SHMEM_THREAD_MULTIPLE the lock also excludes the other
+ * threads of the holder's PE (they take turns in no set order; FIFO order holds between PEs). Locks are
+ * not reentrant: asking again for a lock this PE (thread) holds is reported as an error.
  */
 #ifndef GPUSHMEM_API_LOCK_H
 #define GPUSHMEM_API_LOCK_H
