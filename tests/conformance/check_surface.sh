@@ -5,7 +5,8 @@
 #   2. every pending name (spec_1_5_pending.txt) is a spec name;
 #   3. LIBRARY exports (nm -D) every routine of the manifest that is not pending;
 #   4. ADDRESSES_PROGRAM (gen_addresses.sh: built only if <shmem.h> declares each routine and the library
-#      defines it) runs and finds every C11 generic name that is not pending.
+#      defines it, and the constants are integer constant expressions / handles of the right type) runs and
+#      finds every C11 generic name and constant (spec_1_5_constants.txt) that is not pending.
 # Pending names that the library exports by now are listed as LANDED (not a failure): delete them from
 # spec_1_5_pending.txt.
 set -euo pipefail
@@ -25,10 +26,12 @@ fi
 rm -f /tmp/$me.$$.diff
 generics=$("$here/expand.sh" "$dir/spec_1_5_generics.txt")
 pending=$("$here/expand.sh" "$dir/spec_1_5_pending.txt" "${tables[@]}")
-not_spec=$(LC_ALL=C comm -23 <(echo "$pending") <(printf '%s\n%s\n' "$expected" "$generics" | LC_ALL=C sort -u))
+constants=$(grep -v -E '^[[:space:]]*(#|$)' "$dir/spec_1_5_constants.txt" | awk '{ print $1 }')
+not_spec=$(LC_ALL=C comm -23 <(echo "$pending") <(printf '%s\n%s\n%s\n' "$expected" "$generics" "$constants" |
+  LC_ALL=C sort -u))
 if [[ -n $not_spec ]]; then
-  echo "$me: FAILED: spec_1_5_pending.txt lists names that are neither in spec_1_5_families.txt nor in"
-  echo "spec_1_5_generics.txt:"
+  echo "$me: FAILED: spec_1_5_pending.txt lists names that are in none of spec_1_5_families.txt,"
+  echo "spec_1_5_generics.txt and spec_1_5_constants.txt:"
   sed 's/^/  /' <<<"$not_spec"
   fail=1
 fi
