@@ -4,7 +4,7 @@
 #
 #   programs.sh build BUILD_DIR WORK_DIR SRC_DIR NAME...   (fixture conformance.programs.build)
 #       cmake --install BUILD_DIR into WORK_DIR/prefix, then WORK_DIR/prefix/bin/gpushmemcc -std=c11 -Wall
-#       -Wextra -Werror SRC_DIR/NAME.c -o WORK_DIR/bin/NAME for each NAME
+#       -Wextra -Werror SRC_DIR/NAME.c -o WORK_DIR/bin/NAME for each NAME (NAME.cpp: gpushmemc++ -std=c++17)
 #   programs.sh run WORK_DIR MPIRUN LAUNCHER NP NAME        (conformance.program.NAME.LAUNCHER.npNP)
 #       LAUNCHER mpi: MPIRUN -np NP (the library detects the launcher, as for a user); tcp: the installed
 #       gpushmemrun -n NP. Passes if the job exits 0 and prints "NAME: PASS".
@@ -24,7 +24,11 @@ case $mode in
       exit 1
     }
     for name in "$@"; do
-      cmd=("$work/prefix/bin/gpushmemcc" -std=c11 -Wall -Wextra -Werror "$src/$name.c" -o "$work/bin/$name")
+      if [[ -f $src/$name.cpp ]]; then
+        cmd=("$work/prefix/bin/gpushmemc++" -std=c++17 -Wall -Wextra -Werror "$src/$name.cpp" -o "$work/bin/$name")
+      else
+        cmd=("$work/prefix/bin/gpushmemcc" -std=c11 -Wall -Wextra -Werror "$src/$name.c" -o "$work/bin/$name")
+      fi
       echo "$me: ${cmd[*]}"
       "${cmd[@]}" || {
         echo "$me: FAILED: $name.c does not build with the installed gpushmemcc"
