@@ -89,6 +89,10 @@ run shmem_atomic_bw shmem_atomic_bw -a all
 run shmem_put_ping_pong_latency shmem_put_ping_pong_latency
 run shmem_p_ping_pong_latency shmem_p_ping_pong_latency
 run sync_latency sync_latency -s all
+run bcast_latency bcast_latency
+run fcollect_latency fcollect_latency
+run alltoall_latency alltoall_latency
+run reduction_latency reduction_latency
 
 # median <log> <key> <filter substrings...>: the median of "key" in the first json line holding every filter.
 median() {
@@ -132,6 +136,12 @@ ppp=$(median shmem_p_ping_pong_latency rtt_us '"size":8,')
 ppp_raw=$(median shmem_p_ping_pong_latency raw_rtt_us '"size":8,')
 sync=$(median sync_latency lat_us '"scope":"thread"')
 sync_raw=$(median sync_latency raw_barrier_us '"scope":"thread"')
+bc=$(median bcast_latency lat_us '"size":8,')
+bc_raw=$(median bcast_latency raw_us '"size":8,')
+red=$(median reduction_latency lat_us '"size":4,')
+red_raw=$(median reduction_latency raw_us '"size":4,')
+a2a=$(median alltoall_latency lat_us '"size":8,')
+a2a_raw=$(median alltoall_latency raw_us '"size":8,')
 bar_raw=$(median barrier_latency raw_barrier_us '"scope":"thread"')
 
 {
@@ -160,6 +170,9 @@ bar_raw=$(median barrier_latency raw_barrier_us '"scope":"thread"')
   printf '  %-34s %-10s %s\n' "shmem_long_g (us)" "$(fmt "$g")" "$(fmt "$g_raw")"
   printf '  %-34s %-10s %s\n' "p ping-pong RTT (us)" "$(fmt "$ppp")" "$(fmt "$ppp_raw")"
   printf '  %-34s %-10s %s\n' "device sync_all, 2 PEs (us)" "$(fmt "$sync")" "$(fmt "$sync_raw")"
+  printf '  %-34s %-10s %s\n' "device broadcastmem 8 B (us)" "$(fmt "$bc")" "$(fmt "$bc_raw")"
+  printf '  %-34s %-10s %s\n' "device int_sum_reduce, 1 int (us)" "$(fmt "$red")" "$(fmt "$red_raw")"
+  printf '  %-34s %-10s %s\n' "device alltoallmem 8 B (us)" "$(fmt "$a2a")" "$(fmt "$a2a_raw")"
   echo "raw, this run: st = SM stores through shmem_ptr with the same grid, ce = cudaMemcpyAsync to the peer"
   echo "mapping; ping-pongs: the same exchange by hand (stores, fence, flag); p/put: store + __threadfence_system;"
   echo "fetch-add: atomicAdd_system; barrier: a flag barrier by hand. Full tables: the .log files."

@@ -75,7 +75,7 @@ host_programs=(host_put_latency host_get_latency host_p_latency host_g_latency h
 device_programs=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_put_latency shmem_get_latency
   shmem_p_latency shmem_g_latency shmem_atomic_bw shmem_atomic_latency shmem_put_ping_pong_latency
   shmem_p_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
-  barrier_latency sync_latency)
+  barrier_latency sync_latency bcast_latency fcollect_latency alltoall_latency reduction_latency)
 
 # Arguments per program: the defaults, or small ones for -q (the sizes and counts of the ctest smoke runs).
 args_for() {
@@ -94,6 +94,7 @@ args_for() {
       shmem_p_latency | shmem_g_latency | shmem_signal_ping_pong_latency | shmem_p_ping_pong_latency)
         echo "-n 10 -w 2 -r 3" ;;
       barrier_latency | sync_latency) echo "-s all -t 64 -n 10 -w 2 -r 3" ;;
+      reduction_latency) echo "-b 4 -e 4K -f 8 -n 10 -w 2 -r 3" ;;
       *) echo "-b 8 -e 256 -f 4 -n 10 -w 2 -r 3" ;;
     esac
   else
