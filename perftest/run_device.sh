@@ -89,10 +89,16 @@ run shmem_atomic_bw shmem_atomic_bw -a all
 run shmem_put_ping_pong_latency shmem_put_ping_pong_latency
 run shmem_p_ping_pong_latency shmem_p_ping_pong_latency
 run sync_latency sync_latency -s all
-run bcast_latency bcast_latency
-run fcollect_latency fcollect_latency
-run alltoall_latency alltoall_latency
-run reduction_latency reduction_latency
+# Collectives: every scope at small sizes (8 B .. 64 KiB), then block scope up to 64 MiB (thread-scope rows of
+# large sizes take minutes); at 2 PEs the largest alltoall needs 256 MiB of SHMEM_SYMMETRIC_SIZE.
+run bcast_latency bcast_latency -s all
+run bcast_latency_block bcast_latency -s block -b 128K -e 64M -n 20 -w 5
+run fcollect_latency fcollect_latency -s all
+run fcollect_latency_block fcollect_latency -s block -b 128K -e 64M -n 20 -w 5
+run alltoall_latency alltoall_latency -s all
+run alltoall_latency_block alltoall_latency -s block -b 128K -e 64M -n 20 -w 5
+run reduction_latency reduction_latency -s all -d all -o sum
+run reduction_latency_block reduction_latency -s block -b 128K -e 64M -n 20 -w 5 -d float -o sum
 
 # median <log> <key> <filter substrings...>: the median of "key" in the first json line holding every filter.
 median() {
@@ -136,12 +142,19 @@ ppp=$(median shmem_p_ping_pong_latency rtt_us '"size":8,')
 ppp_raw=$(median shmem_p_ping_pong_latency raw_rtt_us '"size":8,')
 sync=$(median sync_latency lat_us '"scope":"thread"')
 sync_raw=$(median sync_latency raw_barrier_us '"scope":"thread"')
-bc=$(median bcast_latency lat_us '"size":8,')
-bc_raw=$(median bcast_latency raw_us '"size":8,')
-red=$(median reduction_latency lat_us '"size":4,')
-red_raw=$(median reduction_latency raw_us '"size":4,')
-a2a=$(median alltoall_latency lat_us '"size":8,')
-a2a_raw=$(median alltoall_latency raw_us '"size":8,')
+bc=$(median bcast_latency lat_us '"size":8,' '"type":"int"' '"scope":"thread"')
+bc_raw=$(median bcast_latency raw_us '"size":8,' '"type":"int"' '"scope":"thread"')
+red=$(median reduction_latency lat_us '"size":8,' '"type":"int"' '"scope":"thread"')
+red_raw=$(median reduction_latency raw_us '"size":8,' '"type":"int"' '"scope":"thread"')
+a2a=$(median alltoall_latency lat_us '"size":8,' '"type":"int"' '"scope":"thread"')
+a2a_raw=$(median alltoall_latency raw_us '"size":8,' '"type":"int"' '"scope":"thread"')
+# busbw is one number per point (the medians' quotient), not a {median,min,max} object
+busbw() { grep '^json: ' "$out/$1.log" 2>/dev/null | grep -F '"size":67108864,' | head -1 |
+  sed -n 's/.*"busbw_GBps":\([0-9.eE+-]*\).*/\1/p'; }
+bcbw=$(busbw bcast_latency_block)
+fcbw=$(busbw fcollect_latency_block)
+a2abw=$(busbw alltoall_latency_block)
+redbw=$(busbw reduction_latency_block)
 bar_raw=$(median barrier_latency raw_barrier_us '"scope":"thread"')
 
 {
@@ -170,9 +183,11 @@ bar_raw=$(median barrier_latency raw_barrier_us '"scope":"thread"')
   printf '  %-34s %-10s %s\n' "shmem_long_g (us)" "$(fmt "$g")" "$(fmt "$g_raw")"
   printf '  %-34s %-10s %s\n' "p ping-pong RTT (us)" "$(fmt "$ppp")" "$(fmt "$ppp_raw")"
   printf '  %-34s %-10s %s\n' "device sync_all, 2 PEs (us)" "$(fmt "$sync")" "$(fmt "$sync_raw")"
-  printf '  %-34s %-10s %s\n' "device broadcastmem 8 B (us)" "$(fmt "$bc")" "$(fmt "$bc_raw")"
-  printf '  %-34s %-10s %s\n' "device int_sum_reduce, 1 int (us)" "$(fmt "$red")" "$(fmt "$red_raw")"
-  printf '  %-34s %-10s %s\n' "device alltoallmem 8 B (us)" "$(fmt "$a2a")" "$(fmt "$a2a_raw")"
+  printf '  %-34s %-10s %s\n' "device int_broadcast 8 B (us)" "$(fmt "$bc")" "$(fmt "$bc_raw")"
+  printf '  %-34s %-10s %s\n' "device int_sum_reduce, 2 ints (us)" "$(fmt "$red")" "$(fmt "$red_raw")"
+  printf '  %-34s %-10s %s\n' "device int_alltoall 8 B (us)" "$(fmt "$a2a")" "$(fmt "$a2a_raw")"
+  printf '  %-34s %-10s %s\n' "64 MiB block busbw (GB/s): bcast" "$(fmt "$bcbw")" \
+    "fcollect $(fmt "$fcbw"), alltoall $(fmt "$a2abw"), float sum reduce $(fmt "$redbw")"
   echo "raw, this run: st = SM stores through shmem_ptr with the same grid, ce = cudaMemcpyAsync to the peer"
   echo "mapping; ping-pongs: the same exchange by hand (stores, fence, flag); p/put: store + __threadfence_system;"
   echo "fetch-add: atomicAdd_system; barrier: a flag barrier by hand. Full tables: the .log files."

@@ -76,6 +76,9 @@ device_programs=(shmem_put_bw shmem_get_bw shmem_p_bw shmem_g_bw shmem_put_laten
   shmem_p_latency shmem_g_latency shmem_atomic_bw shmem_atomic_latency shmem_put_ping_pong_latency
   shmem_p_ping_pong_latency shmem_put_signal_ping_pong_latency shmem_signal_ping_pong_latency
   barrier_latency sync_latency bcast_latency fcollect_latency alltoall_latency reduction_latency)
+# Those of them that run at any PE count (the others measure PE 0 <-> PE 1 and run at 2 PEs only); they run
+# when there are at least as many GPUs as PEs.
+device_any_np=(barrier_latency sync_latency bcast_latency fcollect_latency alltoall_latency reduction_latency)
 
 # Arguments per program: the defaults, or small ones for -q (the sizes and counts of the ctest smoke runs).
 args_for() {
@@ -94,13 +97,15 @@ args_for() {
       shmem_p_latency | shmem_g_latency | shmem_signal_ping_pong_latency | shmem_p_ping_pong_latency)
         echo "-n 10 -w 2 -r 3" ;;
       barrier_latency | sync_latency) echo "-s all -t 64 -n 10 -w 2 -r 3" ;;
-      reduction_latency) echo "-b 4 -e 4K -f 8 -n 10 -w 2 -r 3" ;;
+      bcast_latency | fcollect_latency | alltoall_latency) echo "-b 4 -e 4K -f 16 -s all -t 64 -d all -n 5 -w 2 -r 3" ;;
+      reduction_latency) echo "-b 4 -e 4K -f 16 -s all -t 64 -d all -o all -n 5 -w 2 -r 3" ;;
       *) echo "-b 8 -e 256 -f 4 -n 10 -w 2 -r 3" ;;
     esac
   else
     case $p in
       shmem_atomic_latency | shmem_atomic_bw) echo "-a all" ;;
-      barrier_latency | sync_latency) echo "-s all" ;;
+      barrier_latency | sync_latency | bcast_latency | fcollect_latency | alltoall_latency) echo "-s all" ;;
+      reduction_latency) echo "-s all -o sum" ;;
       host_reduction_latency) echo "-d all -o sum" ;;
     esac
   fi
@@ -157,6 +162,8 @@ as_root=()
 # ---- ours ------------------------------------------------------------------------------------------
 have_gpu=0
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
+gpus=0
+[ "$have_gpu" = 1 ] && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$ours" = 1 ]; then
   if [ ! -x "$bin/host_put_bw" ]; then
     echo "$me: $bin/host_put_bw not found: build gpushmem first (scripts/build.sh $build)" >&2
@@ -185,10 +192,14 @@ if [ "$ours" = 1 ]; then
         run "$dir" $p "${launch[@]}" "$bin/$p" $([ "$quick" = 1 ] && echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3") "${extra[@]}"
       fi
     done
-    # Device programs: 2 PEs (PE 0 -> PE 1), only where a GPU is.
-    if [ "$have_gpu" = 1 ] && [ "$np" = 2 ]; then
+    # Device programs, only where a GPU is: 2 PEs (PE 0 -> PE 1); those of device_any_np at every PE count
+    # of at least 2 that has a GPU per PE.
+    if [ "$have_gpu" = 1 ] && [ "$np" -ge 2 ]; then
       for p in "${device_programs[@]}"; do
         selected "$p" || continue
+        if [ "$np" != 2 ] && { [[ " ${device_any_np[*]} " != *" $p "* ]] || [ "$np" -gt "$gpus" ]; }; then
+          continue
+        fi
         [ -x "$bin/$p" ] || continue
         # shellcheck disable=SC2046
         GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-0} run "$dir" "$p" "${launch[@]}" "$bin/$p" \

@@ -1,12 +1,15 @@
 /*
- * bcast_latency: the device team bcast on SHMEM_TEAM_WORLD in a loop, every PE,
- * -s thread | warp | block, against the same data movement written by hand through shmem_ptr; see
- * common/perf_coll_latency.cuh.
+ * bcast_latency: the device broadcast on SHMEM_TEAM_WORLD from PE 0 (shmem_TYPE_broadcast; -s warp / block:
+ * shmemx_TYPE_broadcast_warp / _block), SIZE bytes, microseconds per broadcast timed inside the kernel on PE 0;
+ * algbw = SIZE / lat, busbw = algbw (NCCL's broadcast convention). Reference: PE 0 stores its source into every
+ * PE's dest through the device shmem_ptr mappings, then a flag barrier. Checks every element of dest on every
+ * PE, after the timed loop and after one more broadcast of a fresh pattern; see common/perf_collective.cuh.
  *
- * Usage: bcast_latency [-b 8] [-e 1M] [-f 2] [-n 100] [-w 10] [-r 11] [-s thread|warp|block] [-t 1024]
+ * Usage: bcast_latency [-b 8] [-e 64K] [-f 2] [-n 100] [-w 10] [-r 11] [-s thread|warp|block|all] [-t 1024]
+ *                      [-d int|long|float|double|uint32|uint64|all] [--json FILE]
  */
-#include "perf_coll_latency.cuh"
+#include "perf_collective.cuh"
 
 int main(int argc, char **argv) {
-  return perf_coll_latency::run<perf_coll_latency::kBcast>(argc, argv);
+  return perf_collective::run(argc, argv, perf_collective::kBcast);
 }

@@ -13,6 +13,10 @@
 #include <shmemx.h>
 
 #define PERF_LIBRARY "gpushmem"
+/* Typed and scoped names built by token pasting (the collective programs): PERF_SHMEM_NAME(int_broadcast) is
+   shmem_int_broadcast, PERF_SHMEMX_NAME(int_broadcast_warp) is shmemx_int_broadcast_warp. */
+#define PERF_SHMEM_NAME(x) shmem_##x
+#define PERF_SHMEMX_NAME(x) shmemx_##x
 
 #else /* NVSHMEM */
 
@@ -20,6 +24,8 @@
 #include <nvshmemx.h>
 
 #define PERF_LIBRARY "nvshmem"
+#define PERF_SHMEM_NAME(x) nvshmem_##x
+#define PERF_SHMEMX_NAME(x) nvshmemx_##x
 
 /* setup, memory, queries */
 #define shmem_init nvshmem_init
@@ -39,6 +45,9 @@
 #define shmemx_barrier_all_block nvshmemx_barrier_all_block
 #define shmemx_sync_all_warp nvshmemx_sync_all_warp
 #define shmemx_sync_all_block nvshmemx_sync_all_block
+/* teams (the collectives themselves go through PERF_SHMEM_NAME / PERF_SHMEMX_NAME) */
+#define shmem_team_t nvshmem_team_t
+#define SHMEM_TEAM_WORLD NVSHMEM_TEAM_WORLD
 /* RMA */
 #define shmem_putmem nvshmem_putmem
 #define shmem_getmem nvshmem_getmem
@@ -77,66 +86,6 @@
 #define shmem_uint64_atomic_and nvshmem_uint64_atomic_and
 #define shmem_uint64_atomic_or nvshmem_uint64_atomic_or
 #define shmem_uint64_atomic_xor nvshmem_uint64_atomic_xor
-
-/* team collectives (the shmemx warp / block forms are nvshmemx_ in NVSHMEM) */
-#define SHMEM_TEAM_WORLD NVSHMEM_TEAM_WORLD
-#define shmem_broadcastmem nvshmem_broadcastmem
-#define shmemx_broadcastmem_warp nvshmemx_broadcastmem_warp
-#define shmemx_broadcastmem_block nvshmemx_broadcastmem_block
-#define shmem_fcollectmem nvshmem_fcollectmem
-#define shmemx_fcollectmem_warp nvshmemx_fcollectmem_warp
-#define shmemx_fcollectmem_block nvshmemx_fcollectmem_block
-#define shmem_alltoallmem nvshmem_alltoallmem
-#define shmemx_alltoallmem_warp nvshmemx_alltoallmem_warp
-#define shmemx_alltoallmem_block nvshmemx_alltoallmem_block
-#define shmem_int_sum_reduce nvshmem_int_sum_reduce
-#define shmemx_int_sum_reduce_warp nvshmemx_int_sum_reduce_warp
-#define shmemx_int_sum_reduce_block nvshmemx_int_sum_reduce_block
-#define shmem_int_prod_reduce nvshmem_int_prod_reduce
-#define shmemx_int_prod_reduce_warp nvshmemx_int_prod_reduce_warp
-#define shmemx_int_prod_reduce_block nvshmemx_int_prod_reduce_block
-#define shmem_int_min_reduce nvshmem_int_min_reduce
-#define shmemx_int_min_reduce_warp nvshmemx_int_min_reduce_warp
-#define shmemx_int_min_reduce_block nvshmemx_int_min_reduce_block
-#define shmem_int_max_reduce nvshmem_int_max_reduce
-#define shmemx_int_max_reduce_warp nvshmemx_int_max_reduce_warp
-#define shmemx_int_max_reduce_block nvshmemx_int_max_reduce_block
-#define shmem_long_sum_reduce nvshmem_long_sum_reduce
-#define shmemx_long_sum_reduce_warp nvshmemx_long_sum_reduce_warp
-#define shmemx_long_sum_reduce_block nvshmemx_long_sum_reduce_block
-#define shmem_long_prod_reduce nvshmem_long_prod_reduce
-#define shmemx_long_prod_reduce_warp nvshmemx_long_prod_reduce_warp
-#define shmemx_long_prod_reduce_block nvshmemx_long_prod_reduce_block
-#define shmem_long_min_reduce nvshmem_long_min_reduce
-#define shmemx_long_min_reduce_warp nvshmemx_long_min_reduce_warp
-#define shmemx_long_min_reduce_block nvshmemx_long_min_reduce_block
-#define shmem_long_max_reduce nvshmem_long_max_reduce
-#define shmemx_long_max_reduce_warp nvshmemx_long_max_reduce_warp
-#define shmemx_long_max_reduce_block nvshmemx_long_max_reduce_block
-#define shmem_float_sum_reduce nvshmem_float_sum_reduce
-#define shmemx_float_sum_reduce_warp nvshmemx_float_sum_reduce_warp
-#define shmemx_float_sum_reduce_block nvshmemx_float_sum_reduce_block
-#define shmem_float_prod_reduce nvshmem_float_prod_reduce
-#define shmemx_float_prod_reduce_warp nvshmemx_float_prod_reduce_warp
-#define shmemx_float_prod_reduce_block nvshmemx_float_prod_reduce_block
-#define shmem_float_min_reduce nvshmem_float_min_reduce
-#define shmemx_float_min_reduce_warp nvshmemx_float_min_reduce_warp
-#define shmemx_float_min_reduce_block nvshmemx_float_min_reduce_block
-#define shmem_float_max_reduce nvshmem_float_max_reduce
-#define shmemx_float_max_reduce_warp nvshmemx_float_max_reduce_warp
-#define shmemx_float_max_reduce_block nvshmemx_float_max_reduce_block
-#define shmem_double_sum_reduce nvshmem_double_sum_reduce
-#define shmemx_double_sum_reduce_warp nvshmemx_double_sum_reduce_warp
-#define shmemx_double_sum_reduce_block nvshmemx_double_sum_reduce_block
-#define shmem_double_prod_reduce nvshmem_double_prod_reduce
-#define shmemx_double_prod_reduce_warp nvshmemx_double_prod_reduce_warp
-#define shmemx_double_prod_reduce_block nvshmemx_double_prod_reduce_block
-#define shmem_double_min_reduce nvshmem_double_min_reduce
-#define shmemx_double_min_reduce_warp nvshmemx_double_min_reduce_warp
-#define shmemx_double_min_reduce_block nvshmemx_double_min_reduce_block
-#define shmem_double_max_reduce nvshmem_double_max_reduce
-#define shmemx_double_max_reduce_warp nvshmemx_double_max_reduce_warp
-#define shmemx_double_max_reduce_block nvshmemx_double_max_reduce_block
 
 #endif /* PERF_USE_NVSHMEM */
 
