@@ -13,6 +13,7 @@
 #include "gpu/gpu.hpp"
 #include "shmemx.h"
 #include "sync/barrier.hpp"
+#include "sync/wait.hpp"
 #include "team/team.hpp"
 
 namespace gpushmem {
@@ -80,6 +81,8 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   log::configure(e.SHMEM_DEBUG ? "DEBUG" : e.GPUSHMEM_DEBUG.c_str(), e.GPUSHMEM_DEBUG_SUBSYS.c_str());
   if (env_status != Status::ok) init_failed(call, "malformed environment variable (see above)");
   r.error_checks = GPUSHMEM_BUILT_WITH_ERROR_CHECKS && e.GPUSHMEM_ERROR_CHECKS;
+  if (sync::configure_waits(e.GPUSHMEM_WAIT_POLICY) != Status::ok)
+    init_failed(call, "malformed environment variable (see above)");
 
   // Bootstrap.
   const char *requested_boot = attr != nullptr ? attr->bootstrap : nullptr;

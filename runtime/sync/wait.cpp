@@ -1,8 +1,32 @@
 #include "sync/wait.hpp"
 
+#include <time.h>
+
 #include "api/api_common.hpp"
 
 namespace gpushmem::sync {
+
+WaitPolicy wait_policy = WaitPolicy::automatic;
+
+Status configure_waits(const std::string &policy) {
+  if (policy == "auto" || policy.empty())
+    wait_policy = WaitPolicy::automatic;
+  else if (policy == "yield")
+    wait_policy = WaitPolicy::yield;
+  else if (policy == "sleep")
+    wait_policy = WaitPolicy::sleep;
+  else {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env, "GPUSHMEM_WAIT_POLICY='%s' is not a wait policy: use auto, yield or sleep",
+                       policy.c_str());
+    return Status::invalid_argument;
+  }
+  return Status::ok;
+}
+
+void nap(long ns) {
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, nullptr);
+}
 
 void report_long_wait(const char *call, int pe, const char *what, double waited_s) {
   if (pe >= 0)

@@ -1,15 +1,31 @@
-// Spin-waiting that never hangs silently: it backs off from pause to yield, logs what it waits for every
-// GPUSHMEM_HANG_WARN seconds, and gives up when the PE it waits for has left the job.
+// Spin-waiting that never hangs silently: it backs off from pause to yield (or to sleeping, with
+// GPUSHMEM_WAIT_POLICY=sleep), logs what it waits for every GPUSHMEM_HANG_WARN seconds, and gives up when the
+// PE it waits for has left the job.
 #pragma once
 
 #include <sched.h>
 
 #include <chrono>
+#include <string>
 
+#include "core/status.hpp"
 #include "env/env.hpp"
 #include "state.hpp"
 
 namespace gpushmem::sync {
+
+// GPUSHMEM_WAIT_POLICY: what a wait does once its short spin has not seen the event.
+enum class WaitPolicy : int {
+  automatic,  // pause-spin a while, then sched_yield (at once on an oversubscribed node)
+  yield,      // sched_yield at once
+  sleep,      // nanosleep, 1 us doubling to kMaxNapNs: leaves the core to other work
+};
+constexpr long kMaxNapNs = 100 * 1000;
+extern WaitPolicy wait_policy;  // set by configure_waits at shmem_init; read by every wait
+// Parses GPUSHMEM_WAIT_POLICY (auto, yield, sleep); logs and returns invalid_argument for anything else.
+[[nodiscard]] Status configure_waits(const std::string &policy);
+// Sleeps `ns` nanoseconds (the sleep policy's step).
+void nap(long ns);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -35,8 +51,11 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
     if (ready()) return;
     cpu_relax();
   }
-  // With more PEs than cores the awaited PE may need this core: yield at once instead of spinning on.
-  const unsigned spin_limit = rt().oversubscribed ? 0u : 1u << 14;
+  // With more PEs than cores the awaited PE may need this core: yield at once instead of spinning on. The
+  // yield and sleep policies leave the core at once too.
+  const WaitPolicy policy = wait_policy;
+  const unsigned spin_limit = rt().oversubscribed || policy != WaitPolicy::automatic ? 0u : 1u << 14;
+  long nap_ns = 1000;
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const int64_t warn_s = env::get().GPUSHMEM_HANG_WARN;
@@ -44,10 +63,14 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
   for (unsigned spins = 0;; ++spins) {
     if (ready()) return;
     // Stay responsive for the first spins, then leave the core to others (oversubscribed nodes).
-    if (spins < spin_limit)
+    if (spins < spin_limit) {
       cpu_relax();
-    else
+    } else if (policy == WaitPolicy::sleep) {
+      nap(nap_ns);
+      nap_ns = nap_ns * 2 < kMaxNapNs ? nap_ns * 2 : kMaxNapNs;
+    } else {
       sched_yield();
+    }
     if ((spins & 1023u) == 0) {
       // Re-check readiness: the peer may have acted and then left between our two looks.
       if (pe >= 0 && peer_gone(pe) && !ready()) fail_peer_gone(call, pe, what);
