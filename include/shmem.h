@@ -330,6 +330,7 @@ void shmem_sync_all(void);
 
 /* ---- Teams and collectives (their own headers) ------------------------------------------------- */
 #include "gpushmem/api/teams.h"
+#include "gpushmem/api/collectives.h"
 
 /* ---- Distributed locks (host only) --------------------------------------------------------------- */
 #include "gpushmem/api/lock.h"
@@ -654,6 +655,7 @@ GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_WAIT)
 #if !defined(GPUSHMEMI_DEVICE_API)
 #include "gpushmem/api/amo_deprecated_generic.h"
 #endif
+#include "gpushmem/api/collectives_generic.h"
 
 #ifdef GPUSHMEMI_DEVICE_API
 #include "gpushmem/device/shmem_api.cuh"

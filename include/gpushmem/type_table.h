@@ -125,6 +125,30 @@
   X(float, float) X(double, double)
 #define GPUSHMEM_DEVICE_REDUCE_ARITH_TYPES(X) GPUSHMEM_DEVICE_REDUCE_MINMAX_TYPES(X)
 
+/* T-REDA (deprecated active-set reductions, shmem_TYPE_OP_to_all): AND, OR, XOR over short, int, long and
+   long long; MIN, MAX, SUM, PROD over those and the floating types; SUM and PROD also over the complex types
+   (GPUSHMEM_REDUCE_COMPLEX_TYPES). */
+#define GPUSHMEM_TO_ALL_BITWISE_TYPES(X) GPUSHMEM_TYPES_SIGNED(X)
+#define GPUSHMEM_TO_ALL_ARITH_TYPES(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_FLOATING(X)
+
+/* The distinct C types of T-RED, written out for the generic reduction names (the reason is given at
+   GPUSHMEM_GENERIC_SELECTION_TYPES; LP64: int8_t is signed char, int16_t short, int32_t int, int64_t and
+   ptrdiff_t long, uint8_t unsigned char, uint16_t unsigned short, uint32_t unsigned int, uint64_t and size_t
+   unsigned long). The typed function each type selects is the one the spec names for it. */
+#define GPUSHMEM_GENERIC_SELECTION_REDUCE_BITWISE_TYPES(X) \
+  X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong) X(signed char, int8) X(short, int16) X(int, int32) X(long, int64)
+#define GPUSHMEM_GENERIC_SELECTION_REDUCE_MINMAX_TYPES(X) \
+  X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) X(long long, longlong) \
+  X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong) X(float, float) X(double, double) X(long double, longdouble)
+/* The same lists for C++ overload sets. */
+#define GPUSHMEM_REDUCE_BITWISE_OVERLOAD_TYPES(X) \
+  X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32) X(int64_t, int64)
+#define GPUSHMEM_REDUCE_MINMAX_OVERLOAD_TYPES(X) \
+  GPUSHMEM_TYPES_CHARS(X) GPUSHMEM_TYPES_SIGNED(X) GPUSHMEM_TYPES_UNSIGNED(X) GPUSHMEM_TYPES_FLOATING(X)
+
 /* The element sizes of the putSIZE / getSIZE forms, in bits. */
 #define GPUSHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 

@@ -1,6 +1,8 @@
 // Header checks of collective calls, and the team barrier.
 #include "coll/engine.hpp"
 
+#include <cstring>
+
 namespace gpushmem::coll {
 namespace {
 
@@ -47,6 +49,47 @@ void Call::check_header(int from, const Header &h) const {
               "the size differs between PEs: %llu bytes here (PE %d), %llu bytes on PE %d (nelems/nreduce must "
               "be the same on every member)",
               static_cast<unsigned long long>(hdr.size), rt().my_pe, static_cast<unsigned long long>(h.size), pe);
+}
+
+int Call::find_mismatch(Header *found) const {
+  for (int j = 0; j < n; ++j) {
+    if (j == me) continue;
+    for (team::Stage stage : {team::kReady, team::kPushed, team::kPushed1}) {
+      team::Flag *f = flag(stage, j);
+      std::atomic_ref<uint64_t> w(f->epoch);
+      if (w.load(std::memory_order_acquire) != e) continue;
+      Header h;
+      std::memcpy(&h, f->payload, sizeof h);
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (w.load(std::memory_order_relaxed) != e) continue;  // the sender moved on while we read
+      if (h.kind != hdr.kind || h.root != hdr.root || h.op != hdr.op || (check_size && h.size != hdr.size)) {
+        *found = h;
+        return j;
+      }
+    }
+  }
+  return -1;
+}
+
+void Call::wait_slow(std::atomic_ref<uint64_t> &w, int from, team::Stage stage) const {
+  const bool checks = rt().error_checks;
+  unsigned polls = 0;
+  int suspect = -1;
+  sync::wait_until(
+      [&] {
+        if (w.load(std::memory_order_acquire) >= e) return true;
+        // Now and then (not on the fast path) look for members that entered this call with other
+        // arguments. A suspect must show up in two scans: a sender legitimately one call ahead may be
+        // rewriting its header during the first.
+        if (checks && (++polls & 0xffffu) == 0) {
+          Header h;
+          const int j = find_mismatch(&h);
+          if (j >= 0 && j == suspect) check_header(j, h);
+          suspect = j;
+        }
+        return false;
+      },
+      call, t.world_pe(from), what(stage));
 }
 
 // Dissemination: in round k member i signals member i + 2^k and waits for member i - 2^k; after

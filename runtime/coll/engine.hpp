@@ -3,6 +3,7 @@
 // every member numbers a call with the same epoch; a signal carries the epoch and never goes backwards.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -55,7 +56,9 @@ struct Call {
   // Waits until member `from` has signalled `stage` for this call (or a later one).
   void wait(team::Stage stage, int from) const {
     team::Flag *f = flag(stage, from);
-    wait_ge(&f->epoch, e, call, t.world_pe(from), what(stage));
+    std::atomic_ref<uint64_t> w(f->epoch);
+    if (w.load(std::memory_order_acquire) < e) [[unlikely]]
+      wait_slow(w, from, stage);
     if (stage != team::kReduced && stage != team::kDone)
       check_header(from, *reinterpret_cast<const Header *>(f->payload));
   }
@@ -80,6 +83,11 @@ struct Call {
     }
   }
   void check_header(int from, const Header &h) const;
+  void wait_slow(std::atomic_ref<uint64_t> &w, int from, team::Stage stage) const;
+  // With error checks on: a member whose ready / pushed signal for this very call carries other arguments
+  // (a different root, size or routine): then the members wait on each other forever. Returns its index
+  // and its header, or -1.
+  int find_mismatch(Header *found) const;
 };
 
 // Tuning (environment table).

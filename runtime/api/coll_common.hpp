@@ -1,0 +1,56 @@
+// Argument checks shared by the collective entry points (team and active-set forms).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "api/api_common.hpp"
+#include "coll/engine.hpp"
+#include "team/team.hpp"
+
+namespace gpushmem::api {
+
+// A collective's symmetric buffer of `bytes` bytes: not in the GPU heap (host collectives read and write it
+// with loads and stores) and, with error checks on, inside this PE's symmetric heap.
+inline void coll_buffer(const char *call, const char *arg, const void *p, size_t bytes) {
+  if (bytes == 0) return;
+  const Runtime &r = rt();
+  const char *c = static_cast<const char *>(p);
+  if (r.gpu.base != nullptr && c >= r.gpu.base && c < r.gpu.base + r.gpu.limit) [[unlikely]]
+    fail(call, "%s=%p is in the GPU symmetric heap: the host collectives do not support GPU memory yet", arg, p);
+  if (r.error_checks) (void)remote_addr(call, arg, p, bytes, r.my_pe);
+}
+
+// With error checks on: [a, a + abytes) and [b, b + bbytes) must not overlap (same_ok: or be the same start).
+inline void coll_disjoint(const char *call, const void *dest, size_t dbytes, const void *source, size_t sbytes,
+                          bool same_ok) {
+  if (!rt().error_checks || dbytes == 0 || sbytes == 0) return;
+  const uintptr_t d = reinterpret_cast<uintptr_t>(dest), s = reinterpret_cast<uintptr_t>(source);
+  if (same_ok && d == s && dbytes == sbytes) return;
+  if (d < s + sbytes && s < d + dbytes)
+    fail(call, "dest=%p (%zu bytes) and source=%p (%zu bytes) overlap%s", dest, dbytes, source, sbytes,
+         same_ok ? ": they must be the same buffer or not overlap at all" : ": they must not overlap");
+}
+
+// The team of a team collective (a destroyed or invalid handle ends the job naming the call).
+inline team::Team &coll_team(const char *call, shmem_team_t team) {
+  require_running(call);
+  return team::get(call, "team", team);
+}
+
+// A deprecated active set: PE_start + i * 2^logPE_stride for i < PE_size.
+struct ActiveSet {
+  int start = 0;
+  int log_stride = 0;
+  int size = 1;
+  int me = -1;  // this PE's ordinal
+  int pe(int i) const { return start + (i << log_stride); }
+  // The whole world in order: the world team's engine serves it (pSync stays untouched).
+  bool is_world() const { return start == 0 && size == rt().n_pes && (log_stride == 0 || size == 1); }
+};
+
+// Checks the triplet (always: a wrong one would hang) and pSync (symmetric, with error checks on).
+ActiveSet active_set(const char *call, int PE_start, int logPE_stride, int PE_size, const long *pSync,
+                     size_t psync_longs);
+
+}  // namespace gpushmem::api
