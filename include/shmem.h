@@ -655,10 +655,12 @@ GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_WAIT)
 #if !defined(GPUSHMEMI_DEVICE_API)
 #include "gpushmem/api/amo_deprecated_generic.h"
 #endif
-#include "gpushmem/api/collectives_generic.h"
 
 #ifdef GPUSHMEMI_DEVICE_API
 #include "gpushmem/device/shmem_api.cuh"
 #endif
+
+/* After the device API: in CUDA files the typed collectives it calls are defined there. */
+#include "gpushmem/api/collectives_generic.h"
 
 #endif /* GPUSHMEM_SHMEM_H */

@@ -38,14 +38,20 @@ extern "C" {
   int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);               \
   int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);               \
   int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+#ifndef GPUSHMEMI_DEVICE_API
 GPUSHMEM_RMA_TYPES(GPUSHMEM_DECLARE_TEAM_COLL)
-#undef GPUSHMEM_DECLARE_TEAM_COLL
 /* The same in bytes. */
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+#else
+/* CUDA: the forms that also run in kernels are host/device functions (gpushmem/device/api_coll.cuh); long
+   double exists on the host only. */
+GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEM_DECLARE_TEAM_COLL)
+#endif
+#undef GPUSHMEM_DECLARE_TEAM_COLL
 
 /* Reductions: element k of dest on every member is OP over element k of every member's source, combined in
    team order (the same bits on every member). source and dest are the same buffer or do not overlap. */
@@ -55,9 +61,15 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
   GPUSHMEM_DECLARE_REDUCE(T, N, and) GPUSHMEM_DECLARE_REDUCE(T, N, or) GPUSHMEM_DECLARE_REDUCE(T, N, xor)
 #define GPUSHMEM_DECLARE_REDUCE_MINMAX(T, N) GPUSHMEM_DECLARE_REDUCE(T, N, min) GPUSHMEM_DECLARE_REDUCE(T, N, max)
 #define GPUSHMEM_DECLARE_REDUCE_ARITH(T, N) GPUSHMEM_DECLARE_REDUCE(T, N, sum) GPUSHMEM_DECLARE_REDUCE(T, N, prod)
+#ifndef GPUSHMEMI_DEVICE_API
 GPUSHMEM_REDUCE_BITWISE_TYPES(GPUSHMEM_DECLARE_REDUCE_BITWISE)
 GPUSHMEM_REDUCE_MINMAX_TYPES(GPUSHMEM_DECLARE_REDUCE_MINMAX)
 GPUSHMEM_REDUCE_ARITH_TYPES(GPUSHMEM_DECLARE_REDUCE_ARITH)
+#else
+/* CUDA: see above; the long double reductions are host only (the complex ones are C and C++ only). */
+GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEM_DECLARE_REDUCE_MINMAX)
+GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEM_DECLARE_REDUCE_ARITH)
+#endif
 #ifdef GPUSHMEMI_HAVE_COMPLEX
 GPUSHMEM_REDUCE_COMPLEX_TYPES(GPUSHMEM_DECLARE_REDUCE_ARITH)
 #endif

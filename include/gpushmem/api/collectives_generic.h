@@ -3,6 +3,7 @@
  * type table. Included by shmem.h after the typed declarations; not meant to be included alone.
  *   shmem_broadcast, shmem_collect, shmem_fcollect, shmem_alltoall, shmem_alltoalls (T-RMA types),
  *   shmem_{and,or,xor,min,max,sum,prod}_reduce (T-RED types), shmem_sync(team).
+ * In CUDA files the overloads are host functions (the device API has no generic collective names yet).
  */
 #ifndef GPUSHMEM_API_COLLECTIVES_GENERIC_H
 #define GPUSHMEM_API_COLLECTIVES_GENERIC_H

@@ -9,8 +9,8 @@
  * CUDA translation units: the routines that also run in kernels (team_my_pe, team_n_pes, team_translate_pe,
  * team_sync, and the team collectives: broadcast, collect, fcollect, alltoall, alltoalls, their mem forms
  * and the TYPE_OP_reduce names) are defined there as host/device functions by gpushmem/device/api_coll.cuh
- * (coll_names.cuh lists them), so their C declarations must sit inside #ifndef GPUSHMEMI_DEVICE_API. Once
- * the host collectives exist, device/compile/compile_coll.cu belongs in the link check (device/CMakeLists.txt).
+ * (coll_names.cuh lists them), so their C declarations must sit inside #ifndef GPUSHMEMI_DEVICE_API
+ * (here and in collectives.h).
  */
 #ifndef GPUSHMEM_API_TEAMS_H
 #define GPUSHMEM_API_TEAMS_H
