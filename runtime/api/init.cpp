@@ -231,6 +231,7 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   Runtime &r = rt();
   gpu::drain("shmem_finalize");         // this PE's kernels and copies no longer touch any heap
   sync::barrier_all("shmem_finalize");  // completes this PE's RMA too: host puts complete at the barrier's fence
+  team::check_pending();                // every PE's last broadcast pushes have landed (the barrier)
   r.channel.say_goodbye(true);
   r.phase.store(static_cast<int>(Phase::finalized), std::memory_order_release);
   gpushmem_bootstrap_t *b = &r.bootstrap.table;

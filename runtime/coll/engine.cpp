@@ -54,7 +54,7 @@ void Call::check_header(int from, const Header &h) const {
 int Call::find_mismatch(Header *found) const {
   for (int j = 0; j < n; ++j) {
     if (j == me) continue;
-    for (team::Stage stage : {team::kReady, team::kPushed, team::kPushed1}) {
+    for (team::Stage stage : {team::kReady, team::kPushed, team::kPushed1, team::kBcast0, team::kBcast1}) {
       team::Flag *f = flag(stage, j);
       std::atomic_ref<uint64_t> w(f->epoch);
       if (w.load(std::memory_order_acquire) != e) continue;
@@ -90,6 +90,21 @@ void Call::wait_slow(std::atomic_ref<uint64_t> &w, int from, team::Stage stage) 
         return false;
       },
       call, t.world_pe(from), what(stage));
+}
+
+void Call::check_root(team::Team &team) {
+  const uint64_t e = team.root_check_epoch;
+  team.root_check_epoch = 0;
+  for (int j = 0; j < team.n(); ++j) {
+    if (j == team.me()) continue;
+    team::Flag *f = reinterpret_cast<team::Flag *>(team.area + team::layout().stages) +
+                    size_t(team.root_check_stage) * size_t(rt().n_pes) + j;
+    if (std::atomic_ref<uint64_t>(f->epoch).load(std::memory_order_acquire) != e) continue;
+    Header h;
+    std::memcpy(&h, f->payload, sizeof h);
+    api::fail(team.root_check_call, "PE_root differs between PEs: %d here (PE %d), %lld on PE %d", team.root_check_root,
+              rt().my_pe, static_cast<long long>(h.root), team.world_pe(j));
+  }
 }
 
 // Dissemination: in round k member i signals member i + 2^k and waits for member i - 2^k; after

@@ -34,7 +34,12 @@ struct Call {
   Header hdr;
   bool check_size = true;  // compare hdr.size with the senders' (collect does not)
 
-  Call(team::Team &team, const char *name) : t(team), call(name), e(++team.epoch), n(team.n()), me(team.me()) {}
+  Call(team::Team &team, const char *name) : t(team), call(name), e(++team.epoch), n(team.n()), me(team.me()) {
+    if (team.root_check_epoch != 0) [[unlikely]]
+      check_root(team);
+  }
+  // The pending check of team.root_check_* (see team.hpp); clears it.
+  static void check_root(team::Team &team);
 
   // This PE's flag for `stage` from sender `from` (also its symmetric address: the area is symmetric).
   team::Flag *flag(team::Stage stage, int from) const {

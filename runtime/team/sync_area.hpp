@@ -14,6 +14,10 @@ constexpr int kBarrierRounds = 32;
 // Bytes of each of the two staging buffers per slot: collectives whose whole exchange fits are pushed into
 // the receivers' staging buffers (one synchronisation round) instead of read from the senders' buffers.
 constexpr uint64_t kScratchBytes = 64 * 1024;
+// Bytes of each of the two broadcast slots per slot: broadcasts up to this size are pushed by the root, which
+// then returns without waiting (receivers report what they consumed in their own area; a root checks it only
+// before reusing a slot, two broadcasts later).
+constexpr uint64_t kBcastBytes = 1024;
 
 // Signal stages of one collective call. Each member has one flag per stage and per sender: sender j sets
 // receiver i's flag[stage][j] to the call's epoch (release), so a flag never goes backwards and a waiter
@@ -24,7 +28,9 @@ enum Stage : int {
   kDone = 2,     // the sender finished reading the receiver's buffers
   kPushed = 3,   // the sender's data is in the receiver's staging buffer 0; payload: call header
   kPushed1 = 4,  // the same for staging buffer 1 (one flag per buffer: a sender may be one call ahead)
-  kStages = 5,
+  kBcast0 = 5,   // a small broadcast's data is in the receiver's broadcast slot 0; payload: call header
+  kBcast1 = 6,   // ... slot 1
+  kStages = 7,
 };
 
 // One signal word with room for a small header the sender writes before it (checked by receivers).
@@ -36,16 +42,20 @@ static_assert(sizeof(Flag) == 64, "one flag per cache line");
 
 // Layout of one slot's area for a job of n_pes PEs.
 struct AreaLayout {
-  uint64_t barrier = 0;  // Flag[kBarrierRounds]
-  uint64_t stages = 0;   // Flag[kStages][n_pes]
-  uint64_t scratch = 0;  // char[2][kScratchBytes]
-  uint64_t bytes = 0;    // whole area, a multiple of 4 KiB
+  uint64_t barrier = 0;   // Flag[kBarrierRounds]
+  uint64_t stages = 0;    // Flag[kStages][n_pes]
+  uint64_t consumed = 0;  // uint64_t: pushed broadcasts this member has copied out (its own word, read by roots)
+  uint64_t bcast = 0;     // char[2][kBcastBytes]
+  uint64_t scratch = 0;   // char[2][kScratchBytes]
+  uint64_t bytes = 0;     // whole area, a multiple of 4 KiB
 
   static AreaLayout for_pes(int n_pes) {
     AreaLayout l;
     l.barrier = 0;
     l.stages = l.barrier + kBarrierRounds * sizeof(Flag);
-    l.scratch = (l.stages + uint64_t(kStages) * uint64_t(n_pes) * sizeof(Flag) + 4095) & ~uint64_t(4095);
+    l.consumed = l.stages + uint64_t(kStages) * uint64_t(n_pes) * sizeof(Flag);
+    l.bcast = l.consumed + sizeof(Flag);
+    l.scratch = (l.bcast + 2 * kBcastBytes + 4095) & ~uint64_t(4095);
     l.bytes = l.scratch + 2 * kScratchBytes;
     return l;
   }

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "api/api_common.hpp"
+#include "coll/engine.hpp"
 #include "core/log.hpp"
 #include "gpu/gpu.hpp"
 
@@ -72,6 +73,11 @@ void init() {
   int start, stride, size;
   shared_triplet(&start, &stride, &size);
   claim(GPUSHMEM_TEAM_SLOT_SHARED, start, stride, size, nullptr, 0);
+}
+
+void check_pending() {
+  for (Team &team : table().slots)
+    if (team.live && team.root_check_epoch != 0) coll::Call::check_root(team);
 }
 
 void finalize() {

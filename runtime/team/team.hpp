@@ -16,9 +16,17 @@ struct Team {
   bool live = false;
   shmem_team_config_t config{};  // current configuration (num_contexts)
   long config_mask = 0;
-  uint64_t epoch = 0;     // collective calls started on this team: the same count on every member
-  uint64_t push_seq = 0;  // of which used the staging buffers (selects the buffer: push_seq % 2)
-  char *area = nullptr;   // this PE's synchronisation area for the slot
+  uint64_t epoch = 0;      // collective calls started on this team: the same count on every member
+  uint64_t push_seq = 0;   // of which used the staging buffers (selects the buffer: push_seq % 2)
+  uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the broadcast slot: bcast_seq % 2)
+  // With error checks on: the last pushed broadcast this PE was the root of (epoch, slot stage, root, call),
+  // checked at the team's next collective and at shmem_finalize: a member that also pushed for that epoch
+  // was given another root (the root does not wait, so it cannot see this during the call).
+  uint64_t root_check_epoch = 0;
+  int root_check_stage = 0;
+  int root_check_root = -1;
+  const char *root_check_call = nullptr;
+  char *area = nullptr;  // this PE's synchronisation area for the slot
 
   int world_pe(int index) const { return gpushmem_team_world_pe(&s, index); }
   int index_of(int pe) const { return gpushmem_team_index_of(&s, pe); }
@@ -30,6 +38,8 @@ struct Team {
 void init();
 // Forgets every team (shmem_finalize).
 void finalize();
+// Runs the pending root checks of every team (shmem_finalize, after its barrier).
+void check_pending();
 
 // Bytes the heap must reserve after its user part for the team areas of a job of n_pes PEs.
 uint64_t tail_bytes(int n_pes);
