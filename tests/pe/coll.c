@@ -13,8 +13,8 @@ static unsigned char pattern(int pe, size_t i, int salt) {
   return (unsigned char)(pe * 131 + (int)i * 7 + salt * 29 + 1);
 }
 
-/* The sizes (bytes per PE) every collective runs with: empty, one byte, small (pushed), 20 KiB (pushed at 2-3
-   PEs, in place at 4), 100 KiB (in place). */
+/* The sizes (bytes per PE) every collective runs with: empty, one byte, small (pushed by default), 20 KiB and
+   100 KiB (in place). */
 static const size_t sizes[] = {0, 1, 24, 20 * 1024, 100 * 1024};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 #define MAX_BYTES (100 * 1024)
