@@ -147,9 +147,12 @@ __device__ inline void call(const coll_args &a) {
 }
 
 /* The library's collective: `warm` untimed calls, then `reps` windows of `iters` (thread 0 records). Every PE
-   runs the same loop, so every PE enters the collective the same number of times. */
+   runs the same loop, so every PE enters the collective the same number of times. Bounded for 1024 threads (the
+   largest -t): without the bound the block-scope reduction needs more registers than a 1024-thread block has
+   (cudaErrorLaunchOutOfResources on the H200). */
 template <int K, int S, class T, int Op>
-__global__ void coll_kernel(coll_args a, int warm, int iters, int reps, unsigned long long *ns) {
+__global__ void __launch_bounds__(1024)
+    coll_kernel(coll_args a, int warm, int iters, int reps, unsigned long long *ns) {
   perf_timed_loop(warm, iters, reps, threadIdx.x == 0 ? ns : nullptr, [&](long long) { call<K, S, T, Op>(a); });
 }
 
@@ -294,7 +297,7 @@ __device__ inline void raw_step(const coll_args &a, long long k) {
 }
 
 template <int K, class T, int Op>
-__global__ void raw_kernel(coll_args a, int warm, int iters, int reps, unsigned long long *ns) {
+__global__ void __launch_bounds__(1024) raw_kernel(coll_args a, int warm, int iters, int reps, unsigned long long *ns) {
   perf_timed_loop(warm, iters, reps, threadIdx.x == 0 ? ns : nullptr, [&](long long k) { raw_step<K, T, Op>(a, k); });
 }
 
