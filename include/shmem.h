@@ -85,7 +85,7 @@ extern "C" {
 #define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
-/* Opaque handles (teams: gpushmem/api/teams.h; contexts are completed by a later release of the runtime). */
+/* Opaque handles (teams: gpushmem/api/teams.h; contexts: gpushmem/api/ctx.h). */
 typedef struct gpushmem_team *shmem_team_t;
 typedef struct gpushmem_ctx *shmem_ctx_t;
 typedef struct {
@@ -335,6 +335,10 @@ void shmem_sync_all(void);
 /* ---- Distributed locks (host only) --------------------------------------------------------------- */
 #include "gpushmem/api/lock.h"
 
+/* ---- API families in headers of their own (each brings its declarations and C++ overloads) ---------- */
+#include "gpushmem/api/ctx.h"
+#include "gpushmem/api/rma_strided.h"
+
 /* ---- Generic names: C11 _Generic selections and C++ overloads, from the same table -------------- */
 #if defined(GPUSHMEMI_DEVICE_API)
 /* CUDA: host/device overloads, in gpushmem/device/shmem_api.cuh. */
@@ -502,98 +506,9 @@ GPUSHMEM_WAIT_UNTIL_OVERLOAD_TYPES(GPUSHMEM_OVERLOAD_WAIT_UNTIL)
 GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_WAIT)
 #undef GPUSHMEM_OVERLOAD_WAIT
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+/* The names that also take a ctx (put, get, p, g, iput, iget, put_signal, atomic_*): argument counting. */
+#include "gpushmem/api/generic_c11.h"
 /* Each association is emitted with a leading comma so the list needs no terminator. */
-#define GPUSHMEM_GENERIC_put(T, N) , T : shmem_##N##_put
-#define GPUSHMEM_GENERIC_get(T, N) , T : shmem_##N##_get
-#define GPUSHMEM_GENERIC_put_nbi(T, N) , T : shmem_##N##_put_nbi
-#define GPUSHMEM_GENERIC_get_nbi(T, N) , T : shmem_##N##_get_nbi
-#define GPUSHMEM_GENERIC_p(T, N) , T : shmem_##N##_p
-#define GPUSHMEM_GENERIC_g(T, N) , T : shmem_##N##_g
-#define shmem_put(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put))(dest, source, nelems, pe)
-#define shmem_get(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_get))(dest, source, nelems, pe)
-#define shmem_put_nbi(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put_nbi))(dest, source, nelems, pe)
-#define shmem_get_nbi(dest, source, nelems, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_get_nbi))(dest, source, nelems, pe)
-#define shmem_p(dest, value, pe) _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_p))(dest, value, pe)
-#define shmem_g(source, pe) _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_g))(source, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch(T, N) , T : shmem_##N##_atomic_fetch
-#define shmem_atomic_fetch(source, pe) \
-  _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_fetch))(source, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_nbi(T, N) , T : shmem_##N##_atomic_fetch_nbi
-#define shmem_atomic_fetch_nbi(fetch, source, pe) \
-  _Generic (*(source)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_fetch_nbi))(fetch, source, pe)
-#define GPUSHMEM_GENERIC_atomic_set(T, N) , T : shmem_##N##_atomic_set
-#define shmem_atomic_set(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_set))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_swap(T, N) , T : shmem_##N##_atomic_swap
-#define shmem_atomic_swap(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_swap))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_swap_nbi(T, N) , T : shmem_##N##_atomic_swap_nbi
-#define shmem_atomic_swap_nbi(fetch, dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOX_TYPES(GPUSHMEM_GENERIC_atomic_swap_nbi))(fetch, dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_compare_swap(T, N) , T : shmem_##N##_atomic_compare_swap
-#define shmem_atomic_compare_swap(dest, cond, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_compare_swap))(dest, cond, value, pe)
-#define GPUSHMEM_GENERIC_atomic_compare_swap_nbi(T, N) , T : shmem_##N##_atomic_compare_swap_nbi
-#define shmem_atomic_compare_swap_nbi(fetch, dest, cond, value, pe)                                                   \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_compare_swap_nbi))(fetch, dest, cond, \
-                                                                                                   value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_inc(T, N) , T : shmem_##N##_atomic_fetch_inc
-#define shmem_atomic_fetch_inc(dest, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_inc))(dest, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_inc_nbi(T, N) , T : shmem_##N##_atomic_fetch_inc_nbi
-#define shmem_atomic_fetch_inc_nbi(fetch, dest, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_inc_nbi))(fetch, dest, pe)
-#define GPUSHMEM_GENERIC_atomic_inc(T, N) , T : shmem_##N##_atomic_inc
-#define shmem_atomic_inc(dest, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_inc))(dest, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_add(T, N) , T : shmem_##N##_atomic_fetch_add
-#define shmem_atomic_fetch_add(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_add))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_add_nbi(T, N) , T : shmem_##N##_atomic_fetch_add_nbi
-#define shmem_atomic_fetch_add_nbi(fetch, dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_fetch_add_nbi))(fetch, dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_add(T, N) , T : shmem_##N##_atomic_add
-#define shmem_atomic_add(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_atomic_add))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_and(T, N) , T : shmem_##N##_atomic_fetch_and
-#define shmem_atomic_fetch_and(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_and))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_and_nbi(T, N) , T : shmem_##N##_atomic_fetch_and_nbi
-#define shmem_atomic_fetch_and_nbi(fetch, dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_and_nbi))(fetch, dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_and(T, N) , T : shmem_##N##_atomic_and
-#define shmem_atomic_and(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_and))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_or(T, N) , T : shmem_##N##_atomic_fetch_or
-#define shmem_atomic_fetch_or(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_or))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_or_nbi(T, N) , T : shmem_##N##_atomic_fetch_or_nbi
-#define shmem_atomic_fetch_or_nbi(fetch, dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_or_nbi))(fetch, dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_or(T, N) , T : shmem_##N##_atomic_or
-#define shmem_atomic_or(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_or))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_xor(T, N) , T : shmem_##N##_atomic_fetch_xor
-#define shmem_atomic_fetch_xor(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_xor))(dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_fetch_xor_nbi(T, N) , T : shmem_##N##_atomic_fetch_xor_nbi
-#define shmem_atomic_fetch_xor_nbi(fetch, dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_fetch_xor_nbi))(fetch, dest, value, pe)
-#define GPUSHMEM_GENERIC_atomic_xor(T, N) , T : shmem_##N##_atomic_xor
-#define shmem_atomic_xor(dest, value, pe) \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_AMOB_TYPES(GPUSHMEM_GENERIC_atomic_xor))(dest, value, pe)
-#define GPUSHMEM_GENERIC_put_signal(T, N) , T : shmem_##N##_put_signal
-#define shmem_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe)                                      \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put_signal))(dest, source, nelems, sig_addr, \
-                                                                                  signal, sig_op, pe)
-#define GPUSHMEM_GENERIC_put_signal_nbi(T, N) , T : shmem_##N##_put_signal_nbi
-#define shmem_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe)                                      \
-  _Generic (*(dest)GPUSHMEM_GENERIC_SELECTION_TYPES(GPUSHMEM_GENERIC_put_signal_nbi))(dest, source, nelems, sig_addr, \
-                                                                                      signal, sig_op, pe)
 /* shmem_wait_until is also the deprecated long function: (shmem_wait_until)(...) still calls it. */
 #define GPUSHMEM_GENERIC_wait_until(T, N) , T : shmem_##N##_wait_until
 #define shmem_wait_until(ivar, cmp, cmp_value) \

@@ -65,3 +65,20 @@ GPUSHMEM_AMO_TYPES(KERNEL_AMO)
   }
 #define KERNEL_AMOB(T, N) EACH_SIDE_AMOB(T, N, __global__, ) EACH_SIDE_AMOB(T, N, , _host)
 GPUSHMEM_AMOB_TYPES(KERNEL_AMOB)
+
+// Host only: the ctx forms and their overloads.
+#define HOST_CTX_AMO(T, N)                                                           \
+  void compile_host_ctx_amo_##N(shmem_ctx_t ctx, T *dest, T value, int pe, T *out) { \
+    out[0] = shmem_ctx_##N##_atomic_fetch_add(ctx, dest, value, pe);                 \
+    shmem_ctx_##N##_atomic_compare_swap_nbi(ctx, out + 1, dest, value, value, pe);   \
+    out[2] = shmem_atomic_fetch_inc(ctx, dest, pe);                                  \
+    shmem_atomic_add(ctx, dest, value, pe);                                          \
+    out[3] = shmem_atomic_swap(ctx, dest, value, pe);                                \
+  }
+GPUSHMEM_AMO_TYPES(HOST_CTX_AMO)
+#define HOST_CTX_AMOB(T, N)                                                           \
+  void compile_host_ctx_amob_##N(shmem_ctx_t ctx, T *dest, T value, int pe, T *out) { \
+    out[0] = shmem_atomic_fetch_xor(ctx, dest, value, pe);                            \
+    shmem_atomic_and(ctx, dest, value, pe);                                           \
+  }
+GPUSHMEM_AMOB_TYPES(HOST_CTX_AMOB)

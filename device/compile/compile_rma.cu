@@ -104,6 +104,19 @@ __global__ void compile_rma_mem(void *dest, const void *src, size_t n, int pe, u
     shmem_##N##_put_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);           \
     shmem_put_signal(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);                     \
     shmem_put_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);                 \
+    shmem_##N##_iput(dest, src, 2, 1, n, pe);                                         \
+    shmem_##N##_iget(dest, src, 1, 2, n, pe);                                         \
+    shmem_iput(dest, src, 2, 1, n, pe);                                               \
+    shmem_iget(dest, src, 1, 2, n, pe);                                               \
+    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;                                              \
+    shmem_ctx_##N##_put(ctx, dest, src, n, pe);                                       \
+    shmem_ctx_##N##_iget(ctx, dest, src, 1, 2, n, pe);                                \
+    shmem_put(ctx, dest, src, n, pe);                                                 \
+    shmem_get_nbi(ctx, dest, src, n, pe);                                             \
+    shmem_p(ctx, dest, src[1], pe);                                                   \
+    dest[3] = shmem_g(ctx, src, pe);                                                  \
+    shmem_iput(ctx, dest, src, 2, 1, n, pe);                                          \
+    shmem_put_signal(ctx, dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);                \
   }
 GPUSHMEM_RMA_TYPES(HOST_TYPED_RMA)
 
@@ -115,6 +128,10 @@ GPUSHMEM_RMA_TYPES(HOST_TYPED_RMA)
     shmem_get##S##_nbi(dest, src, n, pe);                                                         \
     shmem_put##S##_signal(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);                            \
     shmem_put##S##_signal_nbi(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);                        \
+    shmem_iput##S(dest, src, 2, 1, n, pe);                                                        \
+    shmem_iget##S(dest, src, 1, 2, n, pe);                                                        \
+    shmem_ctx_iput##S(SHMEM_CTX_DEFAULT, dest, src, 2, 1, n, pe);                                 \
+    shmem_ctx_get##S##_nbi(SHMEM_CTX_DEFAULT, dest, src, n, pe);                                  \
   }
 GPUSHMEM_RMA_SIZES(HOST_SIZED_RMA)
 

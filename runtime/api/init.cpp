@@ -9,6 +9,7 @@
 
 #include "api/api_common.hpp"
 #include "boot/uniqueid.hpp"
+#include "ctx/ctx_table.hpp"
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
 #include "shmemx.h"
@@ -234,6 +235,7 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   team::check_pending();                // every PE's last broadcast pushes have landed (the barrier)
   r.channel.say_goodbye(true);
   r.phase.store(static_cast<int>(Phase::finalized), std::memory_order_release);
+  ctx::finalize();  // contexts still alive end with the library
   gpushmem_bootstrap_t *b = &r.bootstrap.table;
   // Every PE has said goodbye before any closes its sockets, so none mistakes the close for a crash.
   int rc = b->barrier(b);

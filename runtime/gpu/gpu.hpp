@@ -57,6 +57,10 @@ uint64_t user_bytes_mapped();
 // Any mix of host memory, device memory and mapped peer heaps. Thread safe.
 Status copy(const char *call, void *dst, const void *src, size_t bytes);
 Status zero(const char *call, void *dst, size_t bytes);
+// GPU mode only. `rows` rows of `width` bytes, row i at dst + i * dst_pitch and src + i * src_pitch (pitches >=
+// width), synchronously: the strided copy of iput / iget. Thread safe.
+Status copy_2d(const char *call, void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
+               size_t rows);
 // Waits for everything issued on the runtime's stream (shmem_quiet). Returns ok at once in host mode.
 Status quiet(const char *call);
 

@@ -25,6 +25,10 @@ Status zero(const char *, void *, size_t) {
   return Status::not_supported;
 }
 
+Status copy_2d(const char *, void *, size_t, const void *, size_t, size_t, size_t) {
+  return Status::not_supported;
+}
+
 Status quiet(const char *) {
   return Status::ok;
 }

@@ -1,10 +1,10 @@
 /*
  * Part of gpushmem/device/shmem_api.cuh: the C++ generic names in CUDA files (the specification's C11
  * generics, as overloads). Each forwards to the typed routine and lives on the same side(s):
- *   host and device: shmem_put / get / put_nbi / get_nbi / p / g, shmem_put_signal (+ _nbi) (long double:
- *   host only), shmem_atomic_<op> (+ _nbi), shmem_wait_until / test and their _all / _any / _some
- *   (+ _vector) forms;
- *   device only: shmem_iput / iget.
+ *   host and device: shmem_put / get / put_nbi / get_nbi / p / g / iput / iget, shmem_put_signal (+ _nbi)
+ *   (long double: host only), shmem_atomic_<op> (+ _nbi), shmem_wait_until / test and their _all / _any /
+ *   _some (+ _vector) forms.
+ * The ctx forms (shmem_put(ctx, ...), ...) are host only: gpushmem/api/ctx.h.
  */
 #ifndef GPUSHMEM_DEVICE_API_GENERIC_CUH
 #define GPUSHMEM_DEVICE_API_GENERIC_CUH
@@ -41,18 +41,20 @@ GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEMI_GENERIC_RMA_HOST)
 #undef GPUSHMEMI_GENERIC_RMA_HOST
 #undef GPUSHMEMI_GENERIC_RMA
 
-#define GPUSHMEMI_GENERIC_DEVICE_RMA(T, N)                                                                        \
-  static inline __device__ void shmem_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                                           int pe) {                                                              \
-    shmem_##N##_iput(dest, source, dst, sst, nelems, pe);                                                         \
-  }                                                                                                               \
-  static inline __device__ void shmem_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                                           int pe) {                                                              \
-    shmem_##N##_iget(dest, source, dst, sst, nelems, pe);                                                         \
+#define GPUSHMEMI_GENERIC_STRIDED(T, N, SIDES)                                                                         \
+  static inline SIDES void shmem_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    shmem_##N##_iput(dest, source, dst, sst, nelems, pe);                                                              \
+  }                                                                                                                    \
+  static inline SIDES void shmem_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    shmem_##N##_iget(dest, source, dst, sst, nelems, pe);                                                              \
   }
-
-GPUSHMEM_DEVICE_RMA_GENERIC_TYPES(GPUSHMEMI_GENERIC_DEVICE_RMA)
-#undef GPUSHMEMI_GENERIC_DEVICE_RMA
+#define GPUSHMEMI_GENERIC_STRIDED_BOTH(T, N) GPUSHMEMI_GENERIC_STRIDED(T, N, __host__ __device__)
+#define GPUSHMEMI_GENERIC_STRIDED_HOST(T, N) GPUSHMEMI_GENERIC_STRIDED(T, N, )
+GPUSHMEM_DEVICE_RMA_GENERIC_TYPES(GPUSHMEMI_GENERIC_STRIDED_BOTH)
+GPUSHMEM_HOST_ONLY_RMA_TYPES(GPUSHMEMI_GENERIC_STRIDED_HOST)
+#undef GPUSHMEMI_GENERIC_STRIDED_BOTH
+#undef GPUSHMEMI_GENERIC_STRIDED_HOST
+#undef GPUSHMEMI_GENERIC_STRIDED
 
 #define GPUSHMEMI_GENERIC_SIGNAL(T, N, SIDES)                                                                \
   static inline SIDES void shmem_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,     \

@@ -3,14 +3,13 @@
  * the file, after the host declarations, outside extern "C": the functions defined here are static (one
  * copy per file, C++ linkage), so they never clash with the exported C symbols they call on the host.
  *
- * Three kinds of names, all stamped from the type table with one-line forwarders to the templates in
+ * Two kinds of names, all stamped from the type table with one-line forwarders to the templates in
  * rma.cuh, amo.cuh, signal.cuh, wait.cuh and sync.cuh:
  *   - routines on both sides (shmem_TYPE_p, shmem_putmem, shmem_quiet, shmem_my_pe, the AMOs, put_signal,
- *     signal_fetch / wait_until, the wait_until and test families, ...):
+ *     signal_fetch / wait_until, the wait_until and test families, iput / iget, ...):
  *     `static inline __host__ __device__`. Compiled for the device they run the P2P path; compiled for
  *     the host they call the library's exported symbol, declared here under a gpushmemi_host_ name bound
  *     to the real symbol with an asm label;
- *   - routines only the device has for now (iput / iget): `static inline __device__`;
  *   - C++ generic overloads (shmem_put, shmem_p, shmem_atomic_add, shmem_wait_until, ...), on the same
  *     sides as the typed routine they forward to.
  * The contract of each routine is the specification's (and, for the host, the comments in <shmem.h>).

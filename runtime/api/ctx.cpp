@@ -1,0 +1,57 @@
+// shmem_ctx_create / shmem_ctx_destroy / shmem_ctx_fence / shmem_ctx_quiet. The table of contexts is in
+// ctx/ctx_table.*; the ctx forms of RMA, AMOs and signals are in ctx_rma.cpp, ctx_amo.cpp, ctx_signal.cpp.
+//
+// What a context changes today: every host operation completes before it returns (host-heap puts are stores
+// that the next quiet's fence publishes, GPU-heap transfers are synchronous copies), so a context's quiet is
+// that fence and waits for nothing issued elsewhere (other threads' operations on other contexts, the
+// runtime's CUDA stream). The options are promises the host runtime does not need: every path is thread safe.
+#include "ctx/ctx_table.hpp"
+#include "shmem.h"
+#include "sync/quiet.hpp"
+
+using namespace gpushmem;
+
+namespace {
+
+constexpr long kKnownOptions = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE;
+
+}  // namespace
+
+GPUSHMEM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx) {
+  constexpr const char *call = "shmem_ctx_create";
+  api::require_running(call);
+  if (ctx == nullptr) api::fail(call, "ctx is NULL: pass the address of the shmem_ctx_t that receives the context");
+  if ((options & ~kKnownOptions) != 0)
+    api::fail(call,
+              "options=%#lx has bits other than SHMEM_CTX_PRIVATE (%#lx), SHMEM_CTX_SERIALIZED (%#lx) and "
+              "SHMEM_CTX_NOSTORE (%#lx)",
+              options, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED, SHMEM_CTX_NOSTORE);
+  return ctx::create(call, options, ctx::Team{nullptr, 0, 1, rt().n_pes}, ctx);
+}
+
+GPUSHMEM_EXPORT void shmem_ctx_destroy(shmem_ctx_t c) {
+  constexpr const char *call = "shmem_ctx_destroy";
+  api::require_running(call);
+  if (c == SHMEM_CTX_INVALID) return;
+  if (c == SHMEM_CTX_DEFAULT) api::fail(call, "ctx is SHMEM_CTX_DEFAULT, which cannot be destroyed");
+  (void)ctx::use(call, c);  // destroyed twice, not a context, or another thread's private one
+  sync::quiet_stores();     // the implicit quiet
+  ctx::destroy(c);
+}
+
+GPUSHMEM_EXPORT void shmem_ctx_fence(shmem_ctx_t c) {
+  constexpr const char *call = "shmem_ctx_fence";
+  api::require_running(call);
+  if (c == SHMEM_CTX_INVALID) return;
+  (void)ctx::use(call, c);
+  sync::fence();
+}
+
+GPUSHMEM_EXPORT void shmem_ctx_quiet(shmem_ctx_t c) {
+  constexpr const char *call = "shmem_ctx_quiet";
+  api::require_running(call);
+  if (c == SHMEM_CTX_INVALID) return;
+  if (c == SHMEM_CTX_DEFAULT) return sync::quiet_default(call);
+  (void)ctx::use(call, c);
+  sync::quiet_stores();
+}
