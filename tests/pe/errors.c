@@ -10,10 +10,50 @@
  *   bad_bootstrap,   just shmem_init, run with GPUSHMEM_BOOTSTRAP=nonsense or with a plugin folder that does
  *   bad_plugin_dir   not exist
  *   malloc_mismatch  shmem_malloc with a different size on each PE
+ *   iput_zero_stride the last PE calls shmem_int_iput with dst = 0
+ *   iget_negative_stride  the last PE calls shmem_iget64 with sst = -2
+ *   ctx_after_destroy     the last PE puts on a context it destroyed
+ *   ctx_double_destroy    the last PE destroys a context twice
+ *   ctx_invalid           the last PE puts on SHMEM_CTX_INVALID
+ *   ctx_not_a_ctx         the last PE passes a made-up handle
+ *   ctx_bad_options       the last PE asks shmem_ctx_create for an option bit that does not exist
+ *   ctx_destroy_default   the last PE destroys SHMEM_CTX_DEFAULT
+ *   ctx_private_thread    the last PE uses a SHMEM_CTX_PRIVATE context from a thread that did not create it
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "pe_check.h"
+
+static void *use_ctx(void *ctx) {
+  static int value = 7;
+  shmem_ctx_int_put((shmem_ctx_t)ctx, (int *)shmem_ptr(NULL, 0), &value, 0, 0);
+  return NULL;
+}
+
+/* The context misuse cases: each ends the job inside the call. */
+static void ctx_case(const char *c, int *x) {
+  shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+  if (strcmp(c, "ctx_bad_options") == 0) {
+    (void)shmem_ctx_create(1L << 10, &ctx);
+  } else if (strcmp(c, "ctx_destroy_default") == 0) {
+    shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+  } else if (strcmp(c, "ctx_invalid") == 0) {
+    shmem_ctx_putmem(SHMEM_CTX_INVALID, x, x, sizeof *x, 0);
+  } else if (strcmp(c, "ctx_not_a_ctx") == 0) {
+    shmem_ctx_int_atomic_inc((shmem_ctx_t)(uintptr_t)0x1234, x, 0);
+  } else if (shmem_ctx_create(strcmp(c, "ctx_private_thread") == 0 ? SHMEM_CTX_PRIVATE : 0, &ctx) == 0) {
+    if (strcmp(c, "ctx_private_thread") == 0) {
+      pthread_t thread;
+      if (pthread_create(&thread, NULL, use_ctx, (void *)ctx) == 0) pthread_join(thread, NULL);
+      return;
+    }
+    shmem_ctx_destroy(ctx);
+    if (strcmp(c, "ctx_after_destroy") == 0) shmem_ctx_int_p(ctx, x, 1, 0);
+    if (strcmp(c, "ctx_double_destroy") == 0) shmem_ctx_destroy(ctx);
+  }
+}
 
 int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
@@ -42,6 +82,20 @@ int main(int argc, char **argv) {
     return 0;
   } else if (strcmp(c, "bad_bootstrap") == 0 || strcmp(c, "bad_plugin_dir") == 0) {
     /* Reaching this line means shmem_init accepted the environment. */
+  } else if (strcmp(c, "iput_zero_stride") == 0) {
+    int *x = (int *)shmem_malloc(8 * sizeof(int));
+    int src[8] = {0};
+    if (me == npes - 1) shmem_int_iput(x, src, 0, 1, 4, 0);
+    shmem_barrier_all();
+  } else if (strcmp(c, "iget_negative_stride") == 0) {
+    uint64_t *x = (uint64_t *)shmem_malloc(8 * sizeof(uint64_t));
+    uint64_t dst[8];
+    if (me == npes - 1) shmem_iget64(dst, x + 7, 1, -2, 4, 0);
+    shmem_barrier_all();
+  } else if (strncmp(c, "ctx_", 4) == 0) {
+    int *x = (int *)shmem_malloc(sizeof(int));
+    if (me == npes - 1) ctx_case(c, x);
+    shmem_barrier_all();
   } else if (strcmp(c, "malloc_mismatch") == 0) {
     void *p = shmem_malloc(1024 * (size_t)(me + 1));
     (void)p;
