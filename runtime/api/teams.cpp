@@ -1,6 +1,7 @@
 // The team API: queries, translation, splits, configuration, destroy, team_sync and team_ptr.
 #include "api/api_common.hpp"
 #include "coll/engine.hpp"
+#include "ctx/ctx_table.hpp"
 #include "shmem.h"
 #include "team/split.hpp"
 #include "team/team.hpp"
@@ -79,6 +80,7 @@ GPUSHMEM_EXPORT void shmem_team_destroy(shmem_team_t team) {
   if (t.s.slot == GPUSHMEM_TEAM_SLOT_WORLD || t.s.slot == GPUSHMEM_TEAM_SLOT_SHARED)
     api::fail(call, "team is %s, which cannot be destroyed",
               t.s.slot == GPUSHMEM_TEAM_SLOT_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+  (void)ctx::destroy_team_contexts(team);  // the team's contexts end with it
   (void)team::destroy(call, t);
 }
 

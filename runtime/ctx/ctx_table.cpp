@@ -78,6 +78,23 @@ void destroy(shmem_ctx_t ctx) {
   --g_alive;
 }
 
+int destroy_team_contexts(shmem_team_t team) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // their implicit quiet (every operation is complete)
+  std::lock_guard<std::mutex> lock(g_mu);
+  int destroyed = 0;
+  for (uint32_t index = 1; index < g_next; ++index) {
+    Slot &slot = slot_at(index);
+    if ((slot.generation.load(std::memory_order_relaxed) & 1u) != 0 && slot.team.handle == team) {
+      bump(slot);
+      slot.team = Team{};
+      g_free.push_back(index);
+      --g_alive;
+      ++destroyed;
+    }
+  }
+  return destroyed;
+}
+
 void finalize() {
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_alive != 0)

@@ -57,6 +57,9 @@ extern Slot g_default_slot;  // SHMEM_CTX_DEFAULT: world team, no options
 int create(const char *call, long options, const Team &team, shmem_ctx_t *out);
 // Frees the slot of a live context other than SHMEM_CTX_DEFAULT (the caller checked and quieted it).
 void destroy(shmem_ctx_t ctx);
+// shmem_team_destroy: destroys every context of `team` (quieted first), as the specification says for
+// shareable contexts (private ones should already be gone; they are destroyed too). Returns how many.
+int destroy_team_contexts(shmem_team_t team);
 
 // Ends the job naming `call` and why `ctx` is not a usable context.
 [[noreturn]] void fail_handle(const char *call, shmem_ctx_t ctx);

@@ -19,6 +19,8 @@
  *   ctx_bad_options       the last PE asks shmem_ctx_create for an option bit that does not exist
  *   ctx_destroy_default   the last PE destroys SHMEM_CTX_DEFAULT
  *   ctx_private_thread    the last PE uses a SHMEM_CTX_PRIVATE context from a thread that did not create it
+ *   ctx_team_pe_range     the last PE puts to PE n on a context of SHMEM_TEAM_SHARED (n PEs)
+ *   ctx_team_destroyed    every PE makes a context of a new team, the team is destroyed, the last PE uses it
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -39,6 +41,9 @@ static void ctx_case(const char *c, int *x) {
     (void)shmem_ctx_create(1L << 10, &ctx);
   } else if (strcmp(c, "ctx_destroy_default") == 0) {
     shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+  } else if (strcmp(c, "ctx_team_pe_range") == 0) {
+    if (shmem_team_create_ctx(SHMEM_TEAM_SHARED, 0, &ctx) == 0)
+      shmem_ctx_int_p(ctx, x, 1, shmem_team_n_pes(SHMEM_TEAM_SHARED));
   } else if (strcmp(c, "ctx_invalid") == 0) {
     shmem_ctx_putmem(SHMEM_CTX_INVALID, x, x, sizeof *x, 0);
   } else if (strcmp(c, "ctx_not_a_ctx") == 0) {
@@ -91,6 +96,18 @@ int main(int argc, char **argv) {
     uint64_t *x = (uint64_t *)shmem_malloc(8 * sizeof(uint64_t));
     uint64_t dst[8];
     if (me == npes - 1) shmem_iget64(dst, x + 7, 1, -2, 4, 0);
+    shmem_barrier_all();
+  } else if (strcmp(c, "ctx_team_destroyed") == 0) {
+    int *x = (int *)shmem_malloc(sizeof(int));
+    shmem_team_t team = SHMEM_TEAM_INVALID;
+    shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+    if (shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &team) != 0 ||
+        shmem_team_create_ctx(team, 0, &ctx) != 0) {
+      fprintf(stderr, "errors: FAILED: cannot make the team or its context\n");
+      return 0;
+    }
+    shmem_team_destroy(team);
+    if (me == npes - 1) shmem_ctx_int_atomic_add(ctx, x, 1, 0);
     shmem_barrier_all();
   } else if (strncmp(c, "ctx_", 4) == 0) {
     int *x = (int *)shmem_malloc(sizeof(int));

@@ -5,7 +5,8 @@
  * A context is an independent stream of point-to-point operations: shmem_ctx_quiet(ctx) completes, and
  * shmem_ctx_fence(ctx) orders, only the operations issued on `ctx`. SHMEM_CTX_DEFAULT is the context of every
  * routine without a ctx argument (shmem_quiet is shmem_ctx_quiet(SHMEM_CTX_DEFAULT)). A context created by
- * shmem_ctx_create belongs to the world team; PE numbers given to its operations are world PE numbers.
+ * shmem_ctx_create belongs to the world team, one from shmem_team_create_ctx to that team; PE numbers given to
+ * a context's operations are numbers in its team.
  * Each shmem_ctx_NAME(ctx, args...) behaves as NAME(args...) (see its contract in <shmem.h>) on `ctx`.
  *
  * Contexts are host only: kernels use the routines without ctx. Handles compare with ==; a handle is not a
@@ -42,6 +43,13 @@ extern "C" {
    65536 alive at once; a later call may succeed). Not collective; thread safe. Other option bits and a NULL
    ctx end the job with a message. */
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+/* As shmem_ctx_create, for `team`: point-to-point calls on the context take PE numbers of that team (a PE
+   outside 0..team size-1 is reported). SHMEM_TEAM_INVALID: returns nonzero with *ctx = SHMEM_CTX_INVALID; a
+   destroyed team is reported. The team's num_contexts is a hint. The context is destroyed with its team. */
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+/* Stores the team of `ctx` in *team and returns 0: SHMEM_TEAM_WORLD for SHMEM_CTX_DEFAULT and shmem_ctx_create
+   contexts. SHMEM_CTX_INVALID: *team = SHMEM_TEAM_INVALID and a nonzero return. */
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 /* Quiets `ctx`, then frees it; the handle must not be used again (with error checks on, a later use is
    reported). SHMEM_CTX_INVALID: nothing. SHMEM_CTX_DEFAULT cannot be destroyed (reported). Not collective. */
 void shmem_ctx_destroy(shmem_ctx_t ctx);
