@@ -329,8 +329,8 @@ void shmem_sync_all(void);
 #endif
 
 /* ---- Teams and collectives (their own headers) ------------------------------------------------- */
-#include "gpushmem/api/teams.h"
 #include "gpushmem/api/collectives.h"
+#include "gpushmem/api/teams.h"
 
 /* ---- Distributed locks (host only) --------------------------------------------------------------- */
 #include "gpushmem/api/lock.h"
