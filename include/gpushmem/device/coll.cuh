@@ -41,10 +41,7 @@ __device__ __forceinline__ void coll_finish(const char *call, const void *team) 
   Scope::sync();
   if (Scope::rank() == 0) {
     quiet();
-    if (team == reinterpret_cast<const void *>(GPUSHMEM_TEAM_HANDLE_BITS(GPUSHMEM_TEAM_SLOT_WORLD, 0)))
-      sync_all_rounds(call, true);
-    else
-      team_sync_rounds(call, team);
+    any_team_sync_rounds(call, team, true);
   }
   Scope::sync();
 }
@@ -191,14 +188,7 @@ __device__ __forceinline__ int reduce(const char *call, const void *team, T *des
   const gpushmem_team_state_t *t = member_team(call, team);
   const size_t bytes = nreduce * sizeof(T);
   // Entry: every member's source is ready (no puts of this PE to complete yet).
-  Scope::sync();
-  if (Scope::rank() == 0) {
-    if (team == reinterpret_cast<const void *>(GPUSHMEM_TEAM_HANDLE_BITS(GPUSHMEM_TEAM_SLOT_WORLD, 0)))
-      sync_all_rounds(call, false);
-    else
-      team_sync_rounds(call, team);
-  }
-  Scope::sync();
+  team_sync<Scope>(call, team);
   if (nreduce != 0) {
     const size_t n = static_cast<size_t>(t->size);
     const size_t share = (nreduce + n - 1) / n;

@@ -93,15 +93,19 @@ __device__ __noinline__ inline void team_sync_rounds(const char *call, const voi
   }
 }
 
+/* The sync of any team by its one calling thread: SHMEM_TEAM_WORLD on the world barrier's words (whose first
+   arrival may be relaxed right after a quiet), every other team on its slot's words. */
+__device__ __forceinline__ void any_team_sync_rounds(const char *call, const void *team, bool after_quiet) {
+  if (team == reinterpret_cast<const void *>(GPUSHMEM_TEAM_HANDLE_BITS(GPUSHMEM_TEAM_SLOT_WORLD, 0)))
+    sync_all_rounds(call, after_quiet);
+  else
+    team_sync_rounds(call, team);
+}
+
 template <class Scope>
 __device__ __forceinline__ void team_sync(const char *call, const void *team) {
   Scope::sync();
-  if (Scope::rank() == 0) {
-    if (team == reinterpret_cast<const void *>(GPUSHMEM_TEAM_HANDLE_BITS(GPUSHMEM_TEAM_SLOT_WORLD, 0)))
-      sync_all_rounds(call, false);
-    else
-      team_sync_rounds(call, team);
-  }
+  if (Scope::rank() == 0) any_team_sync_rounds(call, team, false);
   Scope::sync();
 }
 
