@@ -12,9 +12,10 @@ Writes into OUTDIR (default: <first RESULTS>/plots):
   <bench>.png   the figure (latency in us or bandwidth in GB/s, the median; whiskers: min..max) against
                 size, one line per run and variant (op / type / scope); a bench measured at one size only
                 (atomics, p/g, barrier) is drawn as bars per variant instead.
-  ratios.md     for every host program measured by gpushmem and by another library at the same PE
-                count: per size and variant, both medians and gpushmem / other (latency: below 1 means
-                gpushmem is faster; bandwidth: above 1 means gpushmem is faster).
+  ratios.md     for every program measured by gpushmem and by another library at the same PE count (the
+                host programs against Open MPI, the device programs against NVSHMEM): per size and
+                variant, both medians and gpushmem / other (latency: below 1 means gpushmem is faster;
+                bandwidth: above 1 means gpushmem is faster).
 Needs matplotlib (Debian: python3-matplotlib); uses the Agg backend (no display).
 """
 import argparse
@@ -172,14 +173,14 @@ def plot(points, outdir):
 
 
 def ratios(points):
-    """Markdown: gpushmem vs each other library, per host bench, PE count, variant and size."""
+    """Markdown: gpushmem vs each other library, per bench, PE count, variant and size."""
     table = collections.defaultdict(dict)  # (bench, npes, variant, size) -> {library: (median, metric)}
     for label, rec in points:
         bench = rec.get("bench", "")
         m = metric_of(rec)
-        if not bench.startswith("host_") or m is None or not isinstance(rec.get(m), dict):
+        if not bench or m is None or not isinstance(rec.get(m), dict):
             continue
-        key = (bench, rec.get("npes"), variant_of(rec), rec.get("size", 0))
+        key = (bench, rec.get("npes", rec.get("pes")), variant_of(rec), rec.get("size", 0))
         table[key][library_of(label, rec)] = (rec[m]["median"], m)
     others = sorted({lib for v in table.values() for lib in v if lib != "gpushmem"})
     benches = sorted({k[0] for k in table}, key=lambda b: (RATIO_FIRST.index(b) if b in RATIO_FIRST else 99, b))

@@ -15,15 +15,20 @@
 #   -o DIR       results folder (default: results/suite-<date>-<time>)
 #   -l LAUNCHER  mpirun | gpushmemrun | oshrun (default mpirun); oshrun runs only the baseline
 #   -n LIST      PE counts, comma-separated (default 2)
-#   -b           also build the host programs with Open MPI's oshcc and run them under oshrun (the
-#                baseline), for the same PE counts, in the same job
+#   -b           also run the baselines in the same job, for the same PE counts: the host programs built
+#                with Open MPI's oshcc and run under oshrun, and, on a GPU machine, the device programs'
+#                NVIDIA NVSHMEM builds (<program>_nvshmem, cmake -DGPUSHMEM_PERFTEST_NVSHMEM_ROOT=...)
+#                under mpirun (NVSHMEM_BOOTSTRAP=MPI unless set)
 #   -q           quick: small sizes and few iterations (a smoke run, not figures)
 #   -t SECONDS   per-program time limit (default 600)
 #   -p LIST      only these programs (comma-separated names)
 #   -h           this text
 # Environment: MPIRUN (mpirun), OSHCC (oshcc), OSHRUN (oshrun), OSHRUN_ARGS (Open MPI settings for
 # oshrun; default "--mca memory ^patcher", which avoids Open MPI 4.1's crash at shmem_finalize),
-# SHMEM_SYMMETRIC_SIZE (default 1G), GPUSHMEM_ERROR_CHECKS (default 0 for the device programs).
+# SHMEM_SYMMETRIC_SIZE (default 1G), GPUSHMEM_ERROR_CHECKS (default 0 for the device programs),
+# NVSHMEM_BOOTSTRAP (default MPI for the _nvshmem programs).
+# On a GPU machine the host collective programs run with GPUSHMEM_DISABLE_CUDA=1 (a host-memory heap): the
+# host collectives do not take GPU-heap buffers yet; the host RMA programs use the GPU heap.
 # Exit status: 0 when every program ran and passed its data checks, 1 otherwise.
 set -u
 
@@ -69,6 +74,8 @@ cmds=$out/commands.txt
 
 # The host programs, in the order they run. The collective ones exist in a gpushmem build only once
 # the library has its 1.5 team collectives (perftest/CMakeLists.txt checks); missing ones are noted.
+host_collectives=(host_barrier_latency host_bcast_latency host_reduction_latency host_alltoall_latency
+  host_fcollect_latency)
 host_programs=(host_put_latency host_get_latency host_p_latency host_g_latency host_put_bw host_get_bw
   host_atomic_latency host_barrier_latency host_bcast_latency host_reduction_latency host_alltoall_latency
   host_fcollect_latency host_malloc_latency)
@@ -138,6 +145,23 @@ run() {
   printf '%-28s %-28s %s\n' "$(basename "$dir")" "$label" "$verdict" | tee -a "$out/summary.txt" >&2
 }
 selected() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+# run_device_programs <run dir> <np> <suffix> <launch command...>: the device programs (binary name + suffix),
+# only where a GPU is: 2 PEs (PE 0 -> PE 1); those of device_any_np at every PE count of at least 2 that has
+# a GPU per PE.
+run_device_programs() {
+  local dir=$1 np=$2 suffix=$3 p
+  shift 3
+  [ "$have_gpu" = 1 ] && [ "$np" -ge 2 ] || return 0
+  for p in "${device_programs[@]}"; do
+    selected "$p" || continue
+    if [ "$np" != 2 ] && { [[ " ${device_any_np[*]} " != *" $p "* ]] || [ "$np" -gt "$gpus" ]; }; then
+      continue
+    fi
+    [ -x "$bin/$p$suffix" ] || continue
+    # shellcheck disable=SC2046
+    run "$dir" "$p" "$@" "$bin/$p$suffix" $(args_for "$p") "${extra[@]}"
+  done
+}
 
 {
   echo "date: $(date -Is)"
@@ -183,8 +207,10 @@ if [ "$ours" = 1 ]; then
         printf '%-28s %-28s %s\n' "$(basename "$dir")" "$p" "not built" | tee -a "$out/summary.txt" >&2
         continue
       fi
+      heap=()
+      [ "$have_gpu" = 1 ] && [[ " ${host_collectives[*]} " == *" $p "* ]] && heap=(env GPUSHMEM_DISABLE_CUDA=1)
       # shellcheck disable=SC2046 # word splitting of the argument list is intended
-      run "$dir" "$p" "${launch[@]}" "$bin/$p" $(args_for "$p") "${extra[@]}"
+      run "$dir" "$p" "${heap[@]}" "${launch[@]}" "$bin/$p" $(args_for "$p") "${extra[@]}"
     done
     for p in host_put_on_stream_bw host_put_on_stream_latency; do
       if [ "$have_gpu" = 1 ] && [ -x "$bin/$p" ] && selected $p; then
@@ -192,31 +218,24 @@ if [ "$ours" = 1 ]; then
         run "$dir" $p "${launch[@]}" "$bin/$p" $([ "$quick" = 1 ] && echo "-b 8 -e 64K -f 8 -n 2 -w 1 -r 3") "${extra[@]}"
       fi
     done
-    # Device programs, only where a GPU is: 2 PEs (PE 0 -> PE 1); those of device_any_np at every PE count
-    # of at least 2 that has a GPU per PE.
-    if [ "$have_gpu" = 1 ] && [ "$np" -ge 2 ]; then
-      for p in "${device_programs[@]}"; do
-        selected "$p" || continue
-        if [ "$np" != 2 ] && { [[ " ${device_any_np[*]} " != *" $p "* ]] || [ "$np" -gt "$gpus" ]; }; then
-          continue
-        fi
-        [ -x "$bin/$p" ] || continue
-        # shellcheck disable=SC2046
-        GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-0} run "$dir" "$p" "${launch[@]}" "$bin/$p" \
-          $(args_for "$p") "${extra[@]}"
-      done
-    fi
+    GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-0} run_device_programs "$dir" "$np" "" "${launch[@]}"
   done
 fi
 
 # ---- the Open MPI baseline: the same host sources built with oshcc, run under oshrun -----------------
-if [ "$baseline" = 1 ]; then
-  oshcc=${OSHCC:-oshcc}
-  oshrun=${OSHRUN:-oshrun}
-  if ! command -v "$oshcc" >/dev/null || ! command -v "$oshrun" >/dev/null; then
+oshcc=${OSHCC:-oshcc}
+oshrun=${OSHRUN:-oshrun}
+nvshmem_built=0
+[ "$have_gpu" = 1 ] && [ -x "$bin/shmem_put_bw_nvshmem" ] && nvshmem_built=1
+if [ "$baseline" = 1 ] && { ! command -v "$oshcc" >/dev/null || ! command -v "$oshrun" >/dev/null; }; then
+  if [ "$nvshmem_built" = 0 ]; then
     echo "$me: -b: $oshcc / $oshrun not found (Debian: apt install openmpi-bin libopenmpi-dev)" >&2
     exit 64
   fi
+  echo "$me: -b: $oshcc / $oshrun not found: only the NVSHMEM baseline runs" >&2
+  baseline=nvshmem-only
+fi
+if [ "$baseline" = 1 ]; then
   obin=$out/bin-openmpi
   mkdir -p "$obin"
   for p in "${host_programs[@]}"; do
@@ -240,6 +259,15 @@ if [ "$baseline" = 1 ]; then
       run "$dir" "$p" "$oshrun" "${as_root[@]}" --oversubscribe "${oshrun_args[@]}" -np "$np" "$obin/$p" \
         $(args_for "$p") "${extra[@]}"
     done
+  done
+fi
+
+# ---- the NVSHMEM baseline: the device programs' _nvshmem builds -------------------------------------
+if [ "$baseline" != 0 ] && [ "$nvshmem_built" = 1 ]; then
+  IFS=, read -r -a np_list <<<"$nps"
+  for np in "${np_list[@]}"; do
+    run_device_programs "$out/nvshmem-mpirun-np$np" "$np" _nvshmem env NVSHMEM_BOOTSTRAP="${NVSHMEM_BOOTSTRAP:-MPI}" \
+      "${MPIRUN:-mpirun}" "${as_root[@]}" --oversubscribe -np "$np"
   done
 fi
 

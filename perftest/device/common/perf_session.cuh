@@ -10,6 +10,7 @@
 #include "perf_shmem.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "perf_cuda.cuh"
@@ -25,10 +26,31 @@ struct perf_session {
   long long total_errors = 0;
 };
 
+#ifdef PERF_USE_NVSHMEM
+/* NVSHMEM uses the GPU current at nvshmem_init: give each PE of a node its own (its local rank, from the
+   launcher's environment, modulo the visible GPUs), as gpushmem's shmem_init does by itself. */
+inline void perf_select_local_gpu(const char *prog) {
+  const char *names[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMIX_LOCAL_RANK"};
+  for (const char *name : names) {
+    const char *v = std::getenv(name);
+    if (v == nullptr || *v == '\0') continue;
+    int count = 0;
+    PERF_CUDA_CHECK(cudaGetDeviceCount(&count));
+    const int local = std::atoi(v);
+    if (count > 0 && local >= 0) PERF_CUDA_CHECK(cudaSetDevice(local % count));
+    return;
+  }
+  std::fprintf(stderr, "# %s: no local rank in the environment (%s, ...): every PE uses GPU 0\n", prog, names[0]);
+}
+#endif
+
 /* Skips without a GPU (status 77), starts the library, requires at least `min_pes` PEs and a GPU heap,
    and prints which GPU each PE uses (lines starting with '#'). */
 inline perf_session perf_start(const char *prog, int min_pes) {
   perf_require_gpu(prog);
+#ifdef PERF_USE_NVSHMEM
+  perf_select_local_gpu(prog);
+#endif
   shmem_init();
   perf_shmem_active() = true;
   perf_session s;
