@@ -40,7 +40,7 @@ static uint32_t a2a_seed(size_t size, int from, int to) {
 int main(int argc, char **argv) {
   perf_opts o;
   perf_opts_defaults(&o);
-  o.max_bytes = 256 << 10;
+  o.max_bytes = 1 << 20;
   o.iters = 100;
   o.warmup = 10;
   perf_opts_parse(argc, argv, "befnwr", NULL, &o);

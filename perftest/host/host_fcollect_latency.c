@@ -35,7 +35,7 @@ static void fc_memcpy(void *p, int n) {
 int main(int argc, char **argv) {
   perf_opts o;
   perf_opts_defaults(&o);
-  o.max_bytes = 256 << 10;
+  o.max_bytes = 1 << 20;
   o.iters = 100;
   o.warmup = 10;
   perf_opts_parse(argc, argv, "befnwr", NULL, &o);

@@ -97,7 +97,7 @@ static double red_load(int type, const void *base, size_t i) {
 int main(int argc, char **argv) {
   perf_opts o;
   perf_opts_defaults(&o);
-  o.max_bytes = 256 << 10;
+  o.max_bytes = 1 << 20;
   o.iters = 100;
   o.warmup = 10;
   o.type = "int";

@@ -54,6 +54,23 @@ template <class T>
 __device__ __forceinline__ T atomic_fetch_xor(const char *call, T *dest, T value, int pe) {
   return gmem::fetch_xor(amo_target(call, dest, pe), value);
 }
+/* The non-fetching forms (add, inc, and, or, xor): one red instruction, which the thread does not wait on. */
+template <class T>
+__device__ __forceinline__ void atomic_add(const char *call, T *dest, T value, int pe) {
+  gmem::add(amo_target(call, dest, pe), value);
+}
+template <class T>
+__device__ __forceinline__ void atomic_and(const char *call, T *dest, T value, int pe) {
+  gmem::bit_and(amo_target(call, dest, pe), value);
+}
+template <class T>
+__device__ __forceinline__ void atomic_or(const char *call, T *dest, T value, int pe) {
+  gmem::bit_or(amo_target(call, dest, pe), value);
+}
+template <class T>
+__device__ __forceinline__ void atomic_xor(const char *call, T *dest, T value, int pe) {
+  gmem::bit_xor(amo_target(call, dest, pe), value);
+}
 
 }  // namespace
 }  // namespace device

@@ -18,13 +18,13 @@
 /* A fetching AMO with one operand, its _nbi form and its non-fetching form. FETCH and PLAIN are whole
    suffixes (atomic_fetch_and, atomic_and): C++ reserves and, or and xor as operator names, which cannot be
    pasted into identifiers. */
-#define GPUSHMEMI_AMO_FETCH_OP(T, N, FETCH, PLAIN, IMPL)                                                             \
+#define GPUSHMEMI_AMO_FETCH_OP(T, N, FETCH, PLAIN, IMPL, PLAIN_IMPL)                                                 \
   GPUSHMEMI_HD_FN(T, shmem_##N##_##FETCH, (T * dest, T value, int pe), (dest, value, pe),                            \
                   (GPUSHMEMI_DEV::IMPL("shmem_" #N "_" #FETCH, dest, value, pe)))                                    \
   GPUSHMEMI_HD_FN(void, shmem_##N##_##FETCH##_nbi, (T * fetch, T * dest, T value, int pe), (fetch, dest, value, pe), \
                   (void)(*fetch = GPUSHMEMI_DEV::IMPL("shmem_" #N "_" #FETCH "_nbi", dest, value, pe)))              \
   GPUSHMEMI_HD_FN(void, shmem_##N##_##PLAIN, (T * dest, T value, int pe), (dest, value, pe),                         \
-                  (void)GPUSHMEMI_DEV::IMPL("shmem_" #N "_" #PLAIN, dest, value, pe))
+                  GPUSHMEMI_DEV::PLAIN_IMPL("shmem_" #N "_" #PLAIN, dest, value, pe))
 
 #define GPUSHMEMI_AMOX(T, N)                                                                                           \
   GPUSHMEMI_HD_FN(T, shmem_##N##_atomic_fetch, (const T *source, int pe), (source, pe),                                \
@@ -53,15 +53,15 @@ GPUSHMEM_AMOX_TYPES(GPUSHMEMI_AMOX)
                   (void)(*fetch = GPUSHMEMI_DEV::atomic_fetch_add("shmem_" #N "_atomic_fetch_inc_nbi", dest,        \
                                                                   static_cast<T>(1), pe)))                          \
   GPUSHMEMI_HD_FN(void, shmem_##N##_atomic_inc, (T * dest, int pe), (dest, pe),                                     \
-                  (void)GPUSHMEMI_DEV::atomic_fetch_add("shmem_" #N "_atomic_inc", dest, static_cast<T>(1), pe))    \
-  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_add, atomic_add, atomic_fetch_add)
+                  GPUSHMEMI_DEV::atomic_add("shmem_" #N "_atomic_inc", dest, static_cast<T>(1), pe))                \
+  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_add, atomic_add, atomic_fetch_add, atomic_add)
 GPUSHMEM_AMO_TYPES(GPUSHMEMI_AMO)
 #undef GPUSHMEMI_AMO
 
-#define GPUSHMEMI_AMOB(T, N)                                                   \
-  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_and, atomic_and, atomic_fetch_and) \
-  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_or, atomic_or, atomic_fetch_or)    \
-  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_xor, atomic_xor, atomic_fetch_xor)
+#define GPUSHMEMI_AMOB(T, N)                                                               \
+  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_and, atomic_and, atomic_fetch_and, atomic_and) \
+  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_or, atomic_or, atomic_fetch_or, atomic_or)     \
+  GPUSHMEMI_AMO_FETCH_OP(T, N, atomic_fetch_xor, atomic_xor, atomic_fetch_xor, atomic_xor)
 GPUSHMEM_AMOB_TYPES(GPUSHMEMI_AMOB)
 #undef GPUSHMEMI_AMOB
 

@@ -89,6 +89,19 @@ struct word<4> {
     asm volatile("atom.relaxed.sys.global.xor.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
   }
+  /* The non-fetching forms: red, which the issuing thread does not wait on (quiet and fence order it). */
+  static __device__ __forceinline__ void add(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+  static __device__ __forceinline__ void bit_and(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.and.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+  static __device__ __forceinline__ void bit_or(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.or.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+  static __device__ __forceinline__ void bit_xor(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.xor.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
 };
 
 template <>
@@ -145,6 +158,18 @@ struct word<8> {
     bits old;
     asm volatile("atom.relaxed.sys.global.xor.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
+  }
+  static __device__ __forceinline__ void add(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  }
+  static __device__ __forceinline__ void bit_and(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.and.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  }
+  static __device__ __forceinline__ void bit_or(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.or.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  }
+  static __device__ __forceinline__ void bit_xor(void *p, bits v) {
+    asm volatile("red.relaxed.sys.global.xor.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
   }
 };
 
@@ -204,6 +229,23 @@ __device__ __forceinline__ T fetch_or(T *p, T v) {
 template <class T>
 __device__ __forceinline__ T fetch_xor(T *p, T v) {
   return from_bits<T>(word<sizeof(T)>::fetch_xor(p, to_bits(v)));
+}
+
+template <class T>
+__device__ __forceinline__ void add(T *p, T v) {
+  word<sizeof(T)>::add(p, to_bits(v));
+}
+template <class T>
+__device__ __forceinline__ void bit_and(T *p, T v) {
+  word<sizeof(T)>::bit_and(p, to_bits(v));
+}
+template <class T>
+__device__ __forceinline__ void bit_or(T *p, T v) {
+  word<sizeof(T)>::bit_or(p, to_bits(v));
+}
+template <class T>
+__device__ __forceinline__ void bit_xor(T *p, T v) {
+  word<sizeof(T)>::bit_xor(p, to_bits(v));
 }
 
 }  // namespace gmem
