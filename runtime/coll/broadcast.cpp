@@ -52,8 +52,9 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
   }
   if (c.n <= flat_max_pes()) {
     if (c.me == root) {
-      if (copy_root) std::memcpy(dest, source, bytes);
+      // Receivers read the root's source, so its own copy runs while they read.
       c.signal_all(team::kReady);
+      if (copy_root) std::memcpy(dest, source, bytes);
       c.wait_all(team::kDone);
     } else {
       c.wait(team::kReady, root);
@@ -72,14 +73,14 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
     while ((high << 1) <= v) high <<= 1;
     const int parent = v - high;
     c.wait(team::kReady, member(parent));
-    const void *from = parent == 0 && !root_writes_dest ? source : dest;
+    // The root's children read its source (valid until they are done), so the root's own copy overlaps.
+    const void *from = parent == 0 ? source : dest;
     if (bytes != 0) get(dest, from, bytes, c.t.world_pe(member(parent)));
     c.signal(team::kDone, member(parent));
-  } else if (copy_root) {
-    std::memcpy(dest, source, bytes);
   }
   int first = v == 0 ? 1 : high << 1;
   for (int m = first; v + m < c.n; m <<= 1) c.signal(team::kReady, member(v + m));
+  if (v == 0 && copy_root) std::memcpy(dest, source, bytes);
   for (int m = first; v + m < c.n; m <<= 1) c.wait(team::kDone, member(v + m));
 }
 
