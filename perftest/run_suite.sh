@@ -27,8 +27,8 @@
 # oshrun; default "--mca memory ^patcher", which avoids Open MPI 4.1's crash at shmem_finalize),
 # SHMEM_SYMMETRIC_SIZE (default 1G), GPUSHMEM_ERROR_CHECKS (default 0 for the device programs),
 # NVSHMEM_BOOTSTRAP (default MPI for the _nvshmem programs).
-# On a GPU machine the host collective programs run with GPUSHMEM_DISABLE_CUDA=1 (a host-memory heap): the
-# host collectives do not take GPU-heap buffers yet; the host RMA programs use the GPU heap.
+# The host programs are plain C: their symmetric heap is host memory on a GPU machine too
+# (GPUSHMEM_SYMMETRIC_HEAP=auto), except host_put_on_stream_*, which ask for the GPU heap.
 # Exit status: 0 when every program ran and passed its data checks, 1 otherwise.
 set -u
 
@@ -74,8 +74,6 @@ cmds=$out/commands.txt
 
 # The host programs, in the order they run. The collective ones exist in a gpushmem build only once
 # the library has its 1.5 team collectives (perftest/CMakeLists.txt checks); missing ones are noted.
-host_collectives=(host_barrier_latency host_bcast_latency host_reduction_latency host_alltoall_latency
-  host_fcollect_latency)
 host_programs=(host_put_latency host_get_latency host_p_latency host_g_latency host_put_bw host_get_bw
   host_atomic_latency host_barrier_latency host_bcast_latency host_reduction_latency host_alltoall_latency
   host_fcollect_latency host_malloc_latency)
@@ -219,10 +217,8 @@ if [ "$ours" = 1 ]; then
         printf '%-28s %-28s %s\n' "$(basename "$dir")" "$p" "not built" | tee -a "$out/summary.txt" >&2
         continue
       fi
-      heap=()
-      [ "$have_gpu" = 1 ] && [[ " ${host_collectives[*]} " == *" $p "* ]] && heap=(env GPUSHMEM_DISABLE_CUDA=1)
       # shellcheck disable=SC2046 # word splitting of the argument list is intended
-      run "$dir" "$p" "${heap[@]}" "${launch[@]}" "$bin/$p" $(args_for "$p") "${extra[@]}"
+      run "$dir" "$p" "${launch[@]}" "$bin/$p" $(args_for "$p") "${extra[@]}"
     done
     for p in host_put_on_stream_bw host_put_on_stream_latency; do
       if [ "$have_gpu" = 1 ] && [ -x "$bin/$p" ] && selected $p; then

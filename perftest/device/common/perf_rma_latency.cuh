@@ -5,8 +5,9 @@
  *   -s thread  one thread: shmem_putmem / shmem_getmem                        (default)
  *   -s warp    one warp: shmemx_putmem_warp / shmemx_getmem_warp
  *   -s block   one CTA of -t threads: shmemx_putmem_block / shmemx_getmem_block
- * Reference in the same run: the same threads copy the bytes with 8-byte loads and stores through the
- * device shmem_ptr of PE 1's buffer (a put then __threadfence_system), raw_us.
+ * Reference in the same run: the same threads copy the bytes through the device shmem_ptr of PE 1's buffer,
+ * raw_us: a put with volatile 8-byte stores then __threadfence_system; a get with plain 16-byte loads, four
+ * in flight per thread (sizes that are not a multiple of 16: volatile 8-byte or byte loads, one at a time).
  * Checks: the receiving side compares every byte with the pattern the sender holds.
  */
 #ifndef GPUSHMEM_PERF_RMA_LATENCY_CUH
@@ -42,7 +43,22 @@ __global__ void rma_latency_kernel(char *dest, const char *src, size_t size, int
   const unsigned n = S == kThread ? 1 : blockDim.x;
   perf_timed_loop(warm, iters, reps, threadIdx.x == 0 ? ns : nullptr, [&](long long) {
     if constexpr (Raw) {
-      if (size % 8 == 0) {
+      if (G && size % 16 == 0) {
+        /* A get waits for its loads: issue four 16-byte loads per thread before storing any (plain loads,
+           as the library's copy issues), so a single thread does not pay one NVLink round trip per word. */
+        const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
+        uint4 *d4 = reinterpret_cast<uint4 *>(dest);
+        const size_t nv = size / 16;
+        size_t v = threadIdx.x;
+        for (; v + 3 * n < nv; v += 4 * n) {
+          const uint4 a = s4[v], b = s4[v + n], c = s4[v + 2 * n], e = s4[v + 3 * n];
+          d4[v] = a;
+          d4[v + n] = b;
+          d4[v + 2 * n] = c;
+          d4[v + 3 * n] = e;
+        }
+        for (; v < nv; v += n) d4[v] = s4[v];
+      } else if (size % 8 == 0) {
         for (size_t w = threadIdx.x; w < size / 8; w += n)
           reinterpret_cast<volatile uint64_t *>(dest)[w] = reinterpret_cast<const volatile uint64_t *>(src)[w];
       } else {
