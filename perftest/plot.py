@@ -16,7 +16,8 @@ Writes into OUTDIR (default: <first RESULTS>/plots):
                 host programs against Open MPI, the device programs against NVSHMEM): per size and
                 variant, both medians and gpushmem / other (latency: below 1 means gpushmem is faster;
                 bandwidth: above 1 means gpushmem is faster).
-Needs matplotlib (Debian: python3-matplotlib); uses the Agg backend (no display).
+Charts need matplotlib (Debian: python3-matplotlib; the Agg backend, no display); without it only
+ratios.md is written.
 """
 import argparse
 import collections
@@ -204,22 +205,25 @@ def ratios(points):
     return "\n".join(out) + "\n"
 
 
-def need_matplotlib():
-    """Imports matplotlib, or re-runs this script with the system Python that has Debian's package."""
+def have_matplotlib():
+    """Imports matplotlib, or re-runs this script with the system Python that has Debian's package; False when
+    neither has it (then only ratios.md is written)."""
     try:
         import matplotlib  # noqa: F401
+        return True
     except ImportError:
         system = "/usr/bin/python3"
         if os.path.realpath(sys.executable) != os.path.realpath(system) and os.access(system, os.X_OK) and \
                 not os.environ.get("PERFTEST_PLOT_REEXEC"):
             os.environ["PERFTEST_PLOT_REEXEC"] = "1"
             os.execv(system, [system, os.path.abspath(__file__)] + sys.argv[1:])
-        sys.exit(f"plot.py: {sys.executable} has no matplotlib (Debian: apt install python3-matplotlib, "
-                 "then run it with /usr/bin/python3)")
+        print(f"plot.py: {sys.executable} has no matplotlib (Debian: apt install python3-matplotlib): "
+              "writing ratios.md only, no charts", file=sys.stderr)
+        return False
 
 
 def main():
-    need_matplotlib()
+    charts = have_matplotlib()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", nargs="+", help="results folders (run_suite.sh -o), .jsonl files or logs")
     ap.add_argument("-o", "--out", help="where the PNGs and ratios.md go (default: <first results>/plots)")
@@ -235,7 +239,7 @@ def main():
     first = args.results[0]
     outdir = args.out or os.path.join(first if os.path.isdir(first) else os.path.dirname(first) or ".", "plots")
     os.makedirs(outdir, exist_ok=True)
-    written = plot(points, outdir)
+    written = plot(points, outdir) if charts else []
     md = ratios(points)
     with open(os.path.join(outdir, "ratios.md"), "w", encoding="utf-8") as f:
         f.write(md)
