@@ -11,8 +11,10 @@ namespace gpushmem::amo {
 
 // The payload first, then the signal with release order: a PE that sees the signal (acquire) sees the whole
 // payload. Same-node transfers complete at once, so the _nbi forms are the blocking ones.
-inline void put_signal(const char *call, void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
+// nelems elements of elem bytes each (1 for the mem forms).
+inline void put_signal(const char *call, void *dest, const void *source, size_t nelems, size_t elem, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe) {
+  const size_t bytes = api::element_bytes(call, nelems, elem);
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) [[unlikely]]
     fail_bad_sig_op(call, sig_op);
   if constexpr (GPUSHMEM_BUILT_WITH_ERROR_CHECKS) {
@@ -25,7 +27,7 @@ inline void put_signal(const char *call, void *dest, const void *source, size_t 
                 "(the payload could land after the signal)",
                 static_cast<const void *>(sig_addr), dest, bytes);
   }
-  rma::put_bytes(call, dest, source, bytes, pe);  // a GPU-heap payload is a synchronous copy: done here too
+  rma::put_bytes(call, dest, source, nelems, elem, pe);  // a GPU-heap payload is a synchronous copy: done here too
   std::atomic_ref<uint64_t> word = remote_word(call, "sig_addr", sig_addr, pe);
   if (sig_op == SHMEM_SIGNAL_SET)
     word.store(signal, std::memory_order_release);

@@ -22,6 +22,31 @@ inline void require_running(const char *call) {
     fail_not_initialized(call);
 }
 
+// nelems elements of `size` bytes, in bytes; a count whose byte size does not fit in size_t ends the job
+// (it would wrap around to a small transfer).
+inline size_t element_bytes(const char *call, size_t nelems, size_t size) {
+  if (size > 1 && nelems > SIZE_MAX / size) [[unlikely]]
+    fail(call, "nelems=%zu elements of %zu bytes overflow size_t", nelems, size);
+  return nelems * size;
+}
+
+// With error checks on: pe must be a PE of the job (for calls that move nothing, which check no address).
+inline void check_pe_range(const char *call, int pe) {
+  if constexpr (GPUSHMEM_BUILT_WITH_ERROR_CHECKS) {
+    const Runtime &r = rt();
+    if (r.error_checks && (pe < 0 || pe >= r.n_pes)) [[unlikely]]
+      fail(call, "pe=%d is out of range: the job has %d PEs (0..%d)", pe, r.n_pes, r.n_pes - 1);
+  }
+}
+
+// With error checks on: a local buffer that nelems > 0 elements are read from or written to must not be NULL.
+inline void check_local_buffer(const char *call, const char *arg, const void *p, size_t nelems) {
+  if constexpr (GPUSHMEM_BUILT_WITH_ERROR_CHECKS) {
+    if (p == nullptr && rt().error_checks) [[unlikely]]
+      fail(call, "%s=NULL with nelems=%zu: pass a buffer of nelems elements", arg, nelems);
+  }
+}
+
 // Where `bytes` bytes at symmetric address `sym` live on PE `pe`, as seen from this process: `addr` is in
 // PE pe's host heap mapping (load/store) or, with `gpu` set, in its GPU heap mapping (device memory:
 // reach it with gpu::copy, never dereference it on the host).

@@ -39,7 +39,7 @@ GPUSHMEM_RMA_TYPES(GPUSHMEM_DEFINE_CTX_TYPED_RMA)
 // Byte forms: ELEM is the element size in bytes (1 for putmem / getmem).
 #define GPUSHMEM_DEFINE_CTX_BYTES(NAME, ELEM, IMPL)                                                               \
   GPUSHMEM_EXPORT void shmem_ctx_##NAME(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { \
-    rma::IMPL(GPUSHMEM_CTX_CALL(#NAME), dest, source, nelems *(ELEM), GPUSHMEM_CTX_PE(#NAME));                    \
+    rma::IMPL(GPUSHMEM_CTX_CALL(#NAME), dest, source, nelems, ELEM, GPUSHMEM_CTX_PE(#NAME));                      \
   }
 #define GPUSHMEM_DEFINE_CTX_SIZED_STRIDED(S, OP)                                                          \
   GPUSHMEM_EXPORT void shmem_ctx_##OP##S(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,  \

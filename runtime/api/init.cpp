@@ -255,7 +255,13 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
 GPUSHMEM_EXPORT void shmem_global_exit(int status) {
   api::require_running("shmem_global_exit");
   std::fflush(nullptr);
-  char why[96];
-  std::snprintf(why, sizeof why, "PE %d called shmem_global_exit(%d)", rt().my_pe, status);
-  abort_job(status, why);
+  // A process reports only the low 8 bits of its status: 256 would read as success. A failure stays one.
+  const int code = status != 0 && (status & 0xff) == 0 ? 1 : status;
+  char why[128];
+  if (code != status)
+    std::snprintf(why, sizeof why, "PE %d called shmem_global_exit(%d), which exits with 1 (%d reads as 0)", rt().my_pe,
+                  status, status);
+  else
+    std::snprintf(why, sizeof why, "PE %d called shmem_global_exit(%d)", rt().my_pe, status);
+  abort_job(code, why);
 }

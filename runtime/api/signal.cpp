@@ -10,7 +10,7 @@ using amo::put_signal;
 #define GPUSHMEM_DEFINE_MEM_SIGNAL(SUFFIX)                                                                            \
   GPUSHMEM_EXPORT void shmem_putmem_signal##SUFFIX(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, \
                                                    uint64_t signal, int sig_op, int pe) {                             \
-    put_signal("shmem_putmem_signal" #SUFFIX, dest, source, nelems, sig_addr, signal, sig_op, pe);                    \
+    put_signal("shmem_putmem_signal" #SUFFIX, dest, source, nelems, 1, sig_addr, signal, sig_op, pe);                 \
   }
 GPUSHMEM_DEFINE_MEM_SIGNAL()
 GPUSHMEM_DEFINE_MEM_SIGNAL(_nbi)
@@ -18,16 +18,16 @@ GPUSHMEM_DEFINE_MEM_SIGNAL(_nbi)
 #define GPUSHMEM_DEFINE_TYPED_SIGNAL_ONE(T, N, SUFFIX)                                                             \
   GPUSHMEM_EXPORT void shmem_##N##_put_signal##SUFFIX(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
                                                       uint64_t signal, int sig_op, int pe) {                       \
-    put_signal("shmem_" #N "_put_signal" #SUFFIX, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe); \
+    put_signal("shmem_" #N "_put_signal" #SUFFIX, dest, source, nelems, sizeof(T), sig_addr, signal, sig_op, pe);  \
   }
 #define GPUSHMEM_DEFINE_TYPED_SIGNAL(T, N) \
   GPUSHMEM_DEFINE_TYPED_SIGNAL_ONE(T, N, ) GPUSHMEM_DEFINE_TYPED_SIGNAL_ONE(T, N, _nbi)
 GPUSHMEM_RMA_TYPES(GPUSHMEM_DEFINE_TYPED_SIGNAL)
 
-#define GPUSHMEM_DEFINE_SIZED_SIGNAL_ONE(S, SUFFIX)                                                              \
-  GPUSHMEM_EXPORT void shmem_put##S##_signal##SUFFIX(void *dest, const void *source, size_t nelems,              \
-                                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {  \
-    put_signal("shmem_put" #S "_signal" #SUFFIX, dest, source, nelems *((S) / 8), sig_addr, signal, sig_op, pe); \
+#define GPUSHMEM_DEFINE_SIZED_SIGNAL_ONE(S, SUFFIX)                                                             \
+  GPUSHMEM_EXPORT void shmem_put##S##_signal##SUFFIX(void *dest, const void *source, size_t nelems,             \
+                                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { \
+    put_signal("shmem_put" #S "_signal" #SUFFIX, dest, source, nelems, (S) / 8, sig_addr, signal, sig_op, pe);  \
   }
 #define GPUSHMEM_DEFINE_SIZED_SIGNAL(S) GPUSHMEM_DEFINE_SIZED_SIGNAL_ONE(S, ) GPUSHMEM_DEFINE_SIZED_SIGNAL_ONE(S, _nbi)
 GPUSHMEM_RMA_SIZES(GPUSHMEM_DEFINE_SIZED_SIGNAL)

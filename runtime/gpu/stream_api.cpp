@@ -111,20 +111,14 @@ void get_bytes(const char *call, void *dest, const void *source, size_t bytes, i
   enqueue_copy(call, s, dest, origin, bytes, stream);
 }
 
-size_t element_bytes(const char *call, size_t nelems, size_t size) {
-  if (nelems > SIZE_MAX / size) [[unlikely]]
-    api::fail(call, "nelems=%zu elements of %zu bytes overflow size_t", nelems, size);
-  return nelems * size;
-}
-
 template <class T>
 void put_elems(const char *call, T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) {
-  put_bytes(call, dest, source, element_bytes(call, nelems, sizeof(T)), pe, stream);
+  put_bytes(call, dest, source, api::element_bytes(call, nelems, sizeof(T)), pe, stream);
 }
 
 template <class T>
 void get_elems(const char *call, T *dest, const T *source, size_t nelems, int pe, cudaStream_t stream) {
-  get_bytes(call, dest, source, element_bytes(call, nelems, sizeof(T)), pe, stream);
+  get_bytes(call, dest, source, api::element_bytes(call, nelems, sizeof(T)), pe, stream);
 }
 
 }  // namespace

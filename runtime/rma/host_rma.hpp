@@ -19,18 +19,23 @@ inline void gpu_copy(const char *call, void *dst, const void *src, size_t bytes)
 
 // Puts and gets are complete locally when they return. Host-heap stores are visible remotely after the next
 // quiet's fence; GPU-heap copies are already complete (synchronous), quiet only waits for the stream.
-inline void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+// nelems elements of elem bytes each (1 for the mem forms).
+inline void put_bytes(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe) {
   api::require_running(call);
-  if (bytes == 0) return;
+  const size_t bytes = api::element_bytes(call, nelems, elem);
+  if (bytes == 0) return api::check_pe_range(call, pe);
+  api::check_local_buffer(call, "source", source, nelems);
   api::Remote remote = api::remote_addr(call, "dest", dest, bytes, pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy(call, remote.addr, source, bytes);
   std::memcpy(remote.addr, source, bytes);
 }
 
-inline void get_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+inline void get_bytes(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe) {
   api::require_running(call);
-  if (bytes == 0) return;
+  const size_t bytes = api::element_bytes(call, nelems, elem);
+  if (bytes == 0) return api::check_pe_range(call, pe);
+  api::check_local_buffer(call, "dest", dest, nelems);
   api::Remote remote = api::remote_addr(call, "source", source, bytes, pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy(call, dest, remote.addr, bytes);
@@ -39,12 +44,12 @@ inline void get_bytes(const char *call, void *dest, const void *source, size_t b
 
 template <class T>
 void put(const char *call, T *dest, const T *source, size_t nelems, int pe) {
-  put_bytes(call, dest, source, nelems * sizeof(T), pe);
+  put_bytes(call, dest, source, nelems, sizeof(T), pe);
 }
 
 template <class T>
 void get(const char *call, T *dest, const T *source, size_t nelems, int pe) {
-  get_bytes(call, dest, source, nelems * sizeof(T), pe);
+  get_bytes(call, dest, source, nelems, sizeof(T), pe);
 }
 
 template <class T>

@@ -21,6 +21,10 @@
  *   ctx_private_thread    the last PE uses a SHMEM_CTX_PRIVATE context from a thread that did not create it
  *   ctx_team_pe_range     the last PE puts to PE n on a context of SHMEM_TEAM_SHARED (n PEs)
  *   ctx_team_destroyed    every PE makes a context of a new team, the team is destroyed, the last PE uses it
+ *   put_null_source  the last PE calls shmem_long_put with source = NULL and nelems = 4
+ *   get_null_dest    the last PE calls shmem_getmem_nbi with dest = NULL and nelems = 8
+ *   put_zero_bad_pe  the last PE calls shmem_putmem with nelems = 0 and pe = -1
+ *   put_overflow     the last PE calls shmem_put64_signal with nelems whose byte count overflows size_t
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -112,6 +116,18 @@ int main(int argc, char **argv) {
   } else if (strncmp(c, "ctx_", 4) == 0) {
     int *x = (int *)shmem_malloc(sizeof(int));
     if (me == npes - 1) ctx_case(c, x);
+    shmem_barrier_all();
+  } else if (strcmp(c, "put_null_source") == 0 || strcmp(c, "get_null_dest") == 0 ||
+             strcmp(c, "put_zero_bad_pe") == 0 || strcmp(c, "put_overflow") == 0) {
+    long *x = (long *)shmem_malloc(8 * sizeof(long));
+    uint64_t *sig = (uint64_t *)shmem_malloc(sizeof(uint64_t));
+    long local[8] = {0};
+    if (me == npes - 1) {
+      if (strcmp(c, "put_null_source") == 0) shmem_long_put(x, NULL, 4, 0);
+      if (strcmp(c, "get_null_dest") == 0) shmem_getmem_nbi(NULL, x, 8, 0);
+      if (strcmp(c, "put_zero_bad_pe") == 0) shmem_putmem(x, local, 0, -1);
+      if (strcmp(c, "put_overflow") == 0) shmem_put64_signal(x, local, SIZE_MAX / 4, sig, 1, SHMEM_SIGNAL_SET, 0);
+    }
     shmem_barrier_all();
   } else if (strcmp(c, "malloc_mismatch") == 0) {
     void *p = shmem_malloc(1024 * (size_t)(me + 1));
