@@ -181,7 +181,12 @@ run_device_programs() {
   grep -m1 MemTotal /proc/meminfo
   echo "launcher: $launcher  PE counts: $nps  quick: $quick  baseline: $baseline"
   echo "SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1G (default here)} GPUSHMEM_ERROR_CHECKS=${GPUSHMEM_ERROR_CHECKS:-<unset>}"
-  echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null)"
+  # Only when the sources are a checkout of their own (a copy inside another repository would name that one).
+  if [ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" = "$root" ]; then
+    echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null)"
+  else
+    echo "git: none ($root is not a git checkout of its own)"
+  fi
   cc --version 2>/dev/null | head -1
   command -v "${MPIRUN:-mpirun}" >/dev/null && "${MPIRUN:-mpirun}" --version 2>/dev/null | head -1
   command -v ucx_info >/dev/null && ucx_info -v 2>/dev/null | head -1
