@@ -23,7 +23,7 @@ if(CONFIG)
 endif()
 run_step("cmake --install into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} ${install_config})
 
-foreach(f ${INCLUDEDIR}/shmem.h ${INCLUDEDIR}/shmemx.h ${INCLUDEDIR}/gpushmem/config.h
+foreach(f ${INCLUDEDIR}/shmem.h ${INCLUDEDIR}/shmemx.h ${INCLUDEDIR}/pshmem.h ${INCLUDEDIR}/gpushmem/config.h
           ${INCLUDEDIR}/gpushmem/bootstrap_plugin.h ${LIBDIR}/libgpushmem.so
           ${LIBDIR}/gpushmem/libgpushmem_bootstrap_single.so ${LIBDIR}/cmake/gpushmem/gpushmemConfig.cmake
           ${LIBDIR}/cmake/gpushmem/gpushmemConfigVersion.cmake ${LIBDIR}/pkgconfig/gpushmem.pc

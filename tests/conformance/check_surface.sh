@@ -3,7 +3,8 @@
 #   1. DIR/spec_1_5_routines.txt is what expand.sh makes of spec_1_5_families.txt (checked in for people to
 #      read and grep; regenerate it with the command printed on a mismatch);
 #   2. every pending name (spec_1_5_pending.txt) is a spec name;
-#   3. LIBRARY exports (nm -D) every routine of the manifest that is not pending;
+#   3. LIBRARY exports (nm -D) every routine of the manifest that is not pending, and its profiling entry
+#      point p<name> (pshmem_putmem, pstart_pes, ...);
 #   4. ADDRESSES_PROGRAM (gen_addresses.sh: built only if <shmem.h> declares each routine and the library
 #      defines it, and the constants are integer constant expressions / handles of the right type) runs and
 #      finds every C11 generic name and constant (spec_1_5_constants.txt) that is not pending.
@@ -49,11 +50,18 @@ if [[ -n $missing ]]; then
   sed 's/^/  /' <<<"$missing"
   fail=1
 fi
+# The profiling interface: every required routine also as p<name> (pshmem_putmem, pstart_pes, ...).
+missing_p=$(LC_ALL=C comm -23 <(sed 's/^/p/' <<<"$required" | LC_ALL=C sort) <(echo "$exports"))
+if [[ -n $missing_p ]]; then
+  echo "$me: FAILED: $library does not export these profiling entry points (p + routine name):"
+  sed 's/^/  /' <<<"$missing_p" | head -40
+  fail=1
+fi
 if [[ -n $landed ]]; then
   echo "$me: LANDED: these pending routines are exported now: delete them from spec_1_5_pending.txt:"
   sed 's/^/  /' <<<"$landed"
 fi
-echo "$me: $n_spec routines in the 1.5 manifest, $n_required required and exported-checked, $n_pending pending" \
+echo "$me: $n_spec routines in the 1.5 manifest, $n_required required and exported-checked (with their pshmem_ forms), $n_pending pending" \
   "names ($(grep -c . <<<"$landed" || true) of them landed)"
 if [[ $n_pending -gt 0 ]]; then
   echo "$me: pending, by family:"
