@@ -4,8 +4,10 @@
 #   LD: a linker script of assignments (pshmem_putmem = shmem_putmem;): the p-name is the library's own
 #       definition, so a tool that defines shmem_putmem itself and calls pshmem_putmem reaches the library.
 #   H:  <pshmem.h>: declares every p-name with the type of its routine.
-# cmake -DNM=<nm> -DOBJECTS=<a;b;...> -DLD=<out.ld> -DH=<out.h> -P pshmem_gen.cmake
-foreach(var NM OBJECTS LD H)
+# Each output is rewritten only when its text changes (the header's includers and the library's link stay up to
+# date); STAMP is touched on every run, for the build's dependency check.
+# cmake -DNM=<nm> -DOBJECTS=<a;b;...> -DLD=<out.ld> -DH=<out.h> -DSTAMP=<file> -P pshmem_gen.cmake
+foreach(var NM OBJECTS LD H STAMP)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "pshmem_gen.cmake: -D${var}=... is required")
   endif()
@@ -91,3 +93,4 @@ ${decls}
 ")
 file(COPY_FILE "${H}.tmp" "${H}" ONLY_IF_DIFFERENT)
 file(REMOVE "${H}.tmp")
+file(TOUCH "${STAMP}")
