@@ -10,7 +10,9 @@ if(NOT rc STREQUAL "0")
   message(FATAL_ERROR "pkg.exports: ${NM} -D --defined-only ${LIBRARY} failed (${rc}): ${err}")
 endif()
 
-set(allowed_exact start_pes _my_pe _num_pes shmalloc shfree shrealloc shmemalign)
+# The deprecated routines, and their profiling entry points (p + name, as pshmem_* for shmem_*).
+set(allowed_exact start_pes _my_pe _num_pes shmalloc shfree shrealloc shmemalign pstart_pes p_my_pe p_num_pes pshmalloc
+                  pshfree pshrealloc pshmemalign)
 set(exported "")
 set(unexpected "")
 string(REPLACE "\n" ";" lines "${out}")
