@@ -11,5 +11,5 @@
 #include "perf_collective.cuh"
 
 int main(int argc, char **argv) {
-  return perf_collective::run(argc, argv, perf_collective::kBcast);
+  return perf_collective::run<perf_collective::kBcast>(argc, argv);
 }

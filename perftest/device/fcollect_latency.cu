@@ -12,5 +12,5 @@
 #include "perf_collective.cuh"
 
 int main(int argc, char **argv) {
-  return perf_collective::run(argc, argv, perf_collective::kFcollect);
+  return perf_collective::run<perf_collective::kFcollect>(argc, argv);
 }

@@ -16,5 +16,5 @@
 #include "perf_collective.cuh"
 
 int main(int argc, char **argv) {
-  return perf_collective::run(argc, argv, perf_collective::kReduce);
+  return perf_collective::run<perf_collective::kReduce>(argc, argv);
 }

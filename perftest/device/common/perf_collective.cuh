@@ -534,7 +534,12 @@ inline void run_op(bench &b, int pick_type, int pick_scope) {
 #undef PERF_COLL_RUN
 }
 
-inline int run(int argc, char **argv, int kind) {
+/* The program's body. The kind is a template argument, so each program instantiates only its own collective's
+   kernels (with a run-time kind, every program compiled all four: four times the compile, and, against
+   NVSHMEM, every type x scope of all its inline collectives). */
+template <int kind>
+int run(int argc, char **argv) {
+  static_assert(kind >= kBcast && kind <= kReduce, "kind: kBcast, kFcollect, kAlltoall or kReduce");
   bench b;
   b.kind = kind;
   b.a.min_bytes = 8;
@@ -611,26 +616,18 @@ inline int run(int argc, char **argv, int kind) {
       std::printf("%-10s %-10s %-7s %-7s %-26s %-11s %-11s %-10s %-8s %-5s\n", "size(B)", "count", "type", "scope",
                   "lat(us) [min,max]", "algbw(GB/s)", "busbw(GB/s)", "raw(us)", "lat/raw", "check");
   }
-  switch (kind) {
-    case kBcast:
-      run_op<kBcast, kSum>(b, pick_type, pick_scope);
-      break;
-    case kFcollect:
-      run_op<kFcollect, kSum>(b, pick_type, pick_scope);
-      break;
-    case kAlltoall:
-      run_op<kAlltoall, kSum>(b, pick_type, pick_scope);
-      break;
-    default:
+  if constexpr (kind != kReduce) {
+    run_op<kind, kSum>(b, pick_type, pick_scope);
+  } else {
 #define PERF_COLL_OP(I) \
   if (pick_op == kOpAll || pick_op == I) run_op<kReduce, I>(b, pick_type, pick_scope);
-      PERF_COLL_OP(kSum)
-      PERF_COLL_OP(kProd)
-      PERF_COLL_OP(kMin)
-      PERF_COLL_OP(kMax)
-      PERF_COLL_OP(kAnd)
-      PERF_COLL_OP(kOr)
-      PERF_COLL_OP(kXor)
+    PERF_COLL_OP(kSum)
+    PERF_COLL_OP(kProd)
+    PERF_COLL_OP(kMin)
+    PERF_COLL_OP(kMax)
+    PERF_COLL_OP(kAnd)
+    PERF_COLL_OP(kOr)
+    PERF_COLL_OP(kXor)
 #undef PERF_COLL_OP
   }
   PERF_CUDA_CHECK(cudaFreeHost(b.ns));
