@@ -13,6 +13,8 @@
  *                          [-t 1024] [-d int|long|float|double|uint32|uint64|all]
  *                          [-o sum|prod|min|max|and|or|xor|all] [--json FILE]
  */
+// Each operator's kernels are compiled in reduction_latency_<op>.cu (from reduction_op.cu.in), in parallel.
+#define PERF_COLL_REDUCE_OPS_ELSEWHERE
 #include "perf_collective.cuh"
 
 int main(int argc, char **argv) {

@@ -518,8 +518,10 @@ inline void run_type(bench &b, int type, int pick_scope) {
   }
 }
 
+/* Every type of one collective and operator. Not inline: reduction_latency compiles each operator's
+   instantiation in a file of its own (reduction_op.cu.in), so that the seven build in parallel. */
 template <int K, int Op>
-inline void run_op(bench &b, int pick_type, int pick_scope) {
+void run_op(bench &b, int pick_type, int pick_scope) {
   int index = 0;
   b.op_name = K == kReduce ? kOps[Op] : "";
 #define PERF_COLL_RUN(T, N)                            \
@@ -533,6 +535,17 @@ inline void run_op(bench &b, int pick_type, int pick_scope) {
   PERF_COLL_TYPES(PERF_COLL_RUN)
 #undef PERF_COLL_RUN
 }
+
+#ifdef PERF_COLL_REDUCE_OPS_ELSEWHERE
+/* The program's file leaves the reduction operators to reduction_latency_<op>.cu (generated). */
+extern template void run_op<kReduce, kSum>(bench &, int, int);
+extern template void run_op<kReduce, kProd>(bench &, int, int);
+extern template void run_op<kReduce, kMin>(bench &, int, int);
+extern template void run_op<kReduce, kMax>(bench &, int, int);
+extern template void run_op<kReduce, kAnd>(bench &, int, int);
+extern template void run_op<kReduce, kOr>(bench &, int, int);
+extern template void run_op<kReduce, kXor>(bench &, int, int);
+#endif
 
 /* The program's body. The kind is a template argument, so each program instantiates only its own collective's
    kernels (with a run-time kind, every program compiled all four: four times the compile, and, against

@@ -86,7 +86,7 @@ __device__ inline void perf_raw_wait(const volatile uint64_t *flag, uint64_t v, 
   }
 }
 
-__global__ void perf_spin_kernel(unsigned long long ns) {
+static __global__ void perf_spin_kernel(unsigned long long ns) {
   const uint64_t t0 = perf_clock_ns();
   while (perf_clock_ns() - t0 < ns) {
   }
@@ -119,14 +119,14 @@ __host__ __device__ inline uint8_t perf_pattern(size_t i, uint32_t seed) {
   return static_cast<uint8_t>(x >> 24);
 }
 
-__global__ void perf_fill_kernel(uint8_t *p, size_t n, uint32_t seed) {
+static __global__ void perf_fill_kernel(uint8_t *p, size_t n, uint32_t seed) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<size_t>(gridDim.x) * blockDim.x)
     p[i] = perf_pattern(i, seed);
 }
 
 /* out[0]: number of wrong bytes; out[1]: the first wrong index (initialise it to SIZE_MAX). */
-__global__ void perf_check_kernel(const uint8_t *p, size_t n, uint32_t seed, unsigned long long *out) {
+static __global__ void perf_check_kernel(const uint8_t *p, size_t n, uint32_t seed, unsigned long long *out) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     if (p[i] != perf_pattern(i, seed)) {
@@ -164,7 +164,7 @@ inline long long perf_check(const void *p, size_t n, uint32_t seed, const char *
   return bad;
 }
 
-__global__ void perf_peer_ptr_kernel(void **out, const void *sym, int pe) {
+static __global__ void perf_peer_ptr_kernel(void **out, const void *sym, int pe) {
   *out = shmem_ptr(sym, pe);
 }
 

@@ -107,7 +107,7 @@ double perf_time_ms(perf_session &s, Launch &&launch) {
   return ms;
 }
 
-__global__ void perf_publish_errors_kernel(int *slots, int count, int me, int npes) {
+static __global__ void perf_publish_errors_kernel(int *slots, int count, int me, int npes) {
   for (int pe = 0; pe < npes; ++pe) shmem_int_p(&slots[me], count, pe);
   shmem_quiet();
 }
