@@ -117,7 +117,6 @@ args_for() {
 }
 
 failed=0
-label_retry=0 # 1 while the Open MPI baseline runs (see run)
 # run <run dir> <program label> <command...>
 run() {
   local dir=$1 label=$2
@@ -132,7 +131,7 @@ run() {
   # Open MPI 4.1's OpenSHMEM now and then dies of SIGSEGV inside shmem_init (mca_memheap_modex_recv_all):
   # a baseline run killed by a signal before its first point is started again, twice at most, and says so.
   local tries=1
-  while [ "$label_retry" = 1 ] && [ $status -gt 128 ] && [ $status -ne 137 ] && [ ! -s "$json" ] && [ $tries -lt 3 ]; do
+  while [[ $(basename "$dir") == openmpi-* ]] && [ $status -gt 128 ] && [ $status -ne 137 ] && [ ! -s "$json" ] && [ $tries -lt 3 ]; do
     printf '%s\n' "  -> exit status $status before any point: started again" >>"$cmds"
     echo "# exit status $status before any point (try $tries): started again" >>"$log.crashed"
     timeout -k 10 "$limit" "$@" --json "$json" >"$log" 2>&1
@@ -262,7 +261,6 @@ if [ "$baseline" = 1 ]; then
     fi
   done
   read -r -a oshrun_args <<<"${OSHRUN_ARGS:---mca memory ^patcher}"
-  label_retry=1
   IFS=, read -r -a np_list <<<"$nps"
   for np in "${np_list[@]}"; do
     dir=$out/openmpi-oshrun-np$np
@@ -275,8 +273,6 @@ if [ "$baseline" = 1 ]; then
     done
   done
 fi
-
-label_retry=0
 
 # ---- the NVSHMEM baseline: the device programs' _nvshmem builds -------------------------------------
 if [ "$baseline" != 0 ] && [ "$nvshmem_built" = 1 ]; then
