@@ -151,7 +151,6 @@ int main(int argc, char **argv) {
                   perf_cell(lat).c_str(), perf_median_cell(ref).c_str(), perf_ratio_cell(lat, ref).c_str(),
                   job_bad ? "FAIL" : "ok");
       perf_json("barrier_latency")
-          .integer("npes", s.npes)
           .str("scope", kScopes[sc])
           .integer("threads", threads)
           .str("call", kCalls[sc])

@@ -495,8 +495,7 @@ inline void run_type(bench &b, int type, int pick_scope) {
                     perf_cell(lat).c_str(), bw, perf_median_cell(raw).c_str(), perf_ratio_cell(lat, raw).c_str(),
                     job_bad ? "FAIL" : "ok");
       perf_json j(kBench[K]);
-      j.integer("npes", npes)
-          .integer("size", static_cast<long long>(size))
+      j.integer("size", static_cast<long long>(size))
           .integer("count", static_cast<long long>(count))
           .str("type", b.type_name);
       if (K == kReduce) j.str("op", b.op_name);

@@ -54,7 +54,10 @@ inline std::string perf_ratio_cell(const perf_stat &a, const perf_stat &b) {
 /* One JSON object, built key by key, printed as a single "json: {...}" line. */
 class perf_json {
  public:
-  explicit perf_json(const char *bench) { str("bench", bench).str("library", PERF_LIBRARY); }
+  /* Every line names the benchmark, the library and the PE count (the library must be started). */
+  explicit perf_json(const char *bench) {
+    str("bench", bench).str("library", PERF_LIBRARY).integer("npes", shmem_n_pes());
+  }
   perf_json &str(const char *key, const char *value) { return raw(key, std::string("\"") + value + "\""); }
   perf_json &integer(const char *key, long long value) { return raw(key, std::to_string(value)); }
   perf_json &number(const char *key, double value) {
