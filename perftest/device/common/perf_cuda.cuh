@@ -59,14 +59,27 @@ __device__ inline uint64_t perf_clock_ns() {
 /* The loop every latency kernel runs: step(k) for k = 0 .. warm-1 untimed, then `reps` windows of `iters`
    steps each (k keeps counting), window r's nanoseconds stored in ns[r] (unless ns is NULL: in a kernel of
    many threads only one records). Both PEs of a ping-pong run the same loop, so the warm-up also lines up
-   their start. */
+   their start.
+   Each step ends with a compiler barrier (no instruction): the compiler may not keep a value one step
+   loaded for the next, nor start the next step's loads early. Without it, a loop of gets or gs of the
+   same word compiles to one load (a library whose get is a plain load would time its local stores). */
+__device__ inline void perf_step_fence() {
+  asm volatile("" ::: "memory");
+}
+
 template <class Step>
 __device__ void perf_timed_loop(int warm, int iters, int reps, unsigned long long *ns, Step &&step) {
   long long k = 0;
-  for (; k < warm; ++k) step(k);
+  for (; k < warm; ++k) {
+    step(k);
+    perf_step_fence();
+  }
   for (int r = 0; r < reps; ++r) {
     const uint64_t t0 = perf_clock_ns();
-    for (int i = 0; i < iters; ++i) step(k++);
+    for (int i = 0; i < iters; ++i) {
+      step(k++);
+      perf_step_fence();
+    }
     const uint64_t t1 = perf_clock_ns();
     if (ns != nullptr) ns[r] = t1 - t0;
   }
