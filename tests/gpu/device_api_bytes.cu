@@ -211,7 +211,9 @@ int main() {
     unsigned char *src = static_cast<unsigned char *>(shmem_malloc(kSlot));
     unsigned char *regions = static_cast<unsigned char *>(
         shmem_malloc(5 * kSizedOps * kSizedSlot > kOps * kSlot ? 5 * kSizedOps * kSizedSlot : kOps * kSlot));
-    const size_t lengths[] = {0, 1, 15, 16, 17, 100, 4095, 64 * 1024 + 7};
+    // 527 / 528 and 2575 / 2576: the last length a warp (32 lanes) and a block (160) copy with at most one
+    // vector per lane plus a tail, and the first they do not (copy_small_vectors / copy_words).
+    const size_t lengths[] = {0, 1, 15, 16, 17, 100, 527, 528, 2575, 2576, 4095, 64 * 1024 + 7};
     // (dest, source) offsets: congruent mod 16 (16-byte body), mod 8, mod 4, not congruent, and unaligned heads.
     const size_t offsets[][2] = {{0, 0}, {3, 3}, {8, 0}, {4, 12}, {1, 2}, {5, 0}};
     int salt = 0;
