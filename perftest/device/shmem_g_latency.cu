@@ -4,6 +4,9 @@
  * kernel. -d int | long | double | all (default all).
  * Every fetched value is checked in the kernel against what PE 1 holds. Reference in the same run: a
  * volatile load of the same width through the device shmem_ptr of PE 1's element.
+ * Each iteration reads the element of the next 128-byte slot of a 4 MiB window (PE 1 holds the same value in
+ * every slot), for the library and the reference alike: the SM's L1 caches plain loads from a peer's
+ * memory, and a loop that reads the same remote word again would time L1 hits instead of round trips.
  *
  * Usage: shmem_g_latency [-n 1000] [-w 100] [-r 11] [-d int|long|double|all]
  */
@@ -31,10 +34,22 @@ __host__ __device__ inline T held() {
   return static_cast<T>(123456789) + static_cast<T>(sizeof(T));
 }
 
+constexpr size_t kWindow = size_t{4} << 20, kSlot = 128, kSlots = kWindow / kSlot;
+
+template <class T>
+__global__ void fill_slots_kernel(char *p) {
+  for (size_t j = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; j < kSlots;
+       j += static_cast<size_t>(gridDim.x) * blockDim.x)
+    *reinterpret_cast<T *>(p + j * kSlot) = held<T>();
+}
+
 template <class T, bool Raw>
-__global__ void g_kernel(const T *src, int pe, int warm, int iters, int reps, unsigned long long *ns,
+__global__ void g_kernel(const char *window, int pe, int warm, int iters, int reps, unsigned long long *ns,
                          unsigned long long *bad) {
+  size_t offset = 0;
   perf_timed_loop(warm, iters, reps, ns, [&](long long) {
+    const T *src = reinterpret_cast<const T *>(window + offset);
+    offset = offset + kSlot == kWindow ? 0 : offset + kSlot;
     T v;
     if constexpr (Raw)
       v = *reinterpret_cast<const volatile T *>(src);
@@ -56,7 +71,7 @@ int main(int argc, char **argv) {
   perf_parse_args(argc, argv, "nwrd", "  -d: int, long, double, all (default)", &a);
   const int pick = perf_choose(argv[0], 'd', a.type, kTypes);
   perf_session s = perf_start("shmem_g_latency", 2);
-  void *elem = shmem_malloc(8);
+  void *elem = shmem_malloc(kWindow);
   unsigned long long *ns = nullptr, *bad = nullptr;
   PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns)); /* pinned: no page faults */
   PERF_CUDA_CHECK(cudaMallocHost(&bad, sizeof *bad));
@@ -65,8 +80,9 @@ int main(int argc, char **argv) {
     if (peer == nullptr) std::printf("# PE 1 is not load/store reachable from PE 0: no raw column\n");
     std::printf(
         "# shmem_g_latency: one thread on PE 0 <- PE 1, one g per iteration, %d iterations (+%d warm-up), median "
-        "[min,max] of %d repeats\n",
-        a.iters, a.warmup, a.repeats);
+        "[min,max] of %d repeats\n# each g reads the next %zu-byte slot of a %zu-byte window, so none is served "
+        "from L1\n",
+        a.iters, a.warmup, a.repeats, kSlot, kWindow);
     std::printf("%-8s %-7s %-15s %-26s %-10s %-8s %-5s\n", "size(B)", "scope", "op", "lat(us) [min,max]", "raw(us)",
                 "lat/raw", "check");
   }
@@ -75,11 +91,14 @@ int main(int argc, char **argv) {
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
     shmem_barrier_all();
     if (s.me == 1) {
-      const int vi = held<int>();
-      const long vl = held<long>();
-      const double vd = held<double>();
-      const void *v = t == kInt ? static_cast<const void *>(&vi) : t == kLong ? static_cast<const void *>(&vl) : &vd;
-      PERF_CUDA_CHECK(cudaMemcpy(elem, v, kBytes[t], cudaMemcpyHostToDevice));
+      char *w = static_cast<char *>(elem);
+      if (t == kInt)
+        fill_slots_kernel<int><<<256, 256>>>(w);
+      else if (t == kLong)
+        fill_slots_kernel<long><<<256, 256>>>(w);
+      else
+        fill_slots_kernel<double><<<256, 256>>>(w);
+      PERF_CUDA_CHECK(cudaGetLastError());
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
     }
     shmem_barrier_all();
@@ -88,11 +107,12 @@ int main(int argc, char **argv) {
       *bad = 0;
       perf_spin_up(s.stream, a.spin_up_ms);
       const void *src = raw ? peer : elem;
-#define PERF_G(T)                                                                                                    \
-  if (raw)                                                                                                           \
-    g_kernel<T, true><<<1, 1, 0, s.stream>>>(static_cast<const T *>(src), 1, a.warmup, a.iters, a.repeats, ns, bad); \
-  else                                                                                                               \
-    g_kernel<T, false><<<1, 1, 0, s.stream>>>(static_cast<const T *>(src), 1, a.warmup, a.iters, a.repeats, ns, bad);
+#define PERF_G(T)                                                                                          \
+  if (raw)                                                                                                 \
+    g_kernel<T, true>                                                                                      \
+        <<<1, 1, 0, s.stream>>>(static_cast<const char *>(src), 1, a.warmup, a.iters, a.repeats, ns, bad); \
+  else                                                                                                     \
+    g_kernel<T, false><<<1, 1, 0, s.stream>>>(static_cast<const char *>(src), 1, a.warmup, a.iters, a.repeats, ns, bad);
       if (t == kInt) {
         PERF_G(int)
       } else if (t == kLong) {

@@ -138,6 +138,13 @@ static __global__ void perf_fill_kernel(uint8_t *p, size_t n, uint32_t seed) {
     p[i] = perf_pattern(i, seed);
 }
 
+/* Slot j of `slots` (`stride` bytes apart) holds the same `n`-byte pattern for `seed`. */
+static __global__ void perf_fill_slots_kernel(uint8_t *p, size_t n, size_t stride, size_t slots, uint32_t seed) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < stride * slots;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    if (i % stride < n) p[i] = perf_pattern(i % stride, seed);
+}
+
 /* out[0]: number of wrong bytes; out[1]: the first wrong index (initialise it to SIZE_MAX). */
 static __global__ void perf_check_kernel(const uint8_t *p, size_t n, uint32_t seed, unsigned long long *out) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
@@ -152,6 +159,13 @@ static __global__ void perf_check_kernel(const uint8_t *p, size_t n, uint32_t se
 /* Fills `n` bytes of device memory with the pattern for `seed` and waits for it. */
 inline void perf_fill(void *p, size_t n, uint32_t seed) {
   perf_fill_kernel<<<1024, 256>>>(static_cast<uint8_t *>(p), n, seed);
+  PERF_CUDA_CHECK(cudaGetLastError());
+  PERF_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* perf_fill for `slots` copies of the pattern, `stride` bytes apart. */
+inline void perf_fill_slots(void *p, size_t n, size_t stride, size_t slots, uint32_t seed) {
+  perf_fill_slots_kernel<<<1024, 256>>>(static_cast<uint8_t *>(p), n, stride, slots, seed);
   PERF_CUDA_CHECK(cudaGetLastError());
   PERF_CUDA_CHECK(cudaDeviceSynchronize());
 }

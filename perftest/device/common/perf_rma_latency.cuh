@@ -8,6 +8,11 @@
  * Reference in the same run: the same threads copy the bytes through the device shmem_ptr of PE 1's buffer,
  * raw_us: a put with volatile 8-byte stores then __threadfence_system; a get with plain 16-byte loads, four
  * in flight per thread (sizes that are not a multiple of 16: volatile 8-byte or byte loads, one at a time).
+ * A get reads a different slot of a window of at least 4 MiB in each iteration (PE 1 holds the same pattern
+ * in every slot), for the library and the reference alike: the SM's L1 caches loads from a peer's memory,
+ * and a loop that gets the same bytes again would time L1 hits (about 0.08 us) instead of NVLink round
+ * trips. A synchronizing call (a barrier, a wait, a fence) invalidates L1, so this is the latency a get has
+ * after one.
  * Checks: the receiving side compares every byte with the pattern the sender holds.
  */
 #ifndef GPUSHMEM_PERF_RMA_LATENCY_CUH
@@ -36,12 +41,29 @@ __device__ inline void group_sync() {
     __syncwarp();
 }
 
-/* G: dest local, src PE pe's symmetric buffer; else dest symmetric. Raw: the peer side is a mapping. */
+/* The get window: at least 4 MiB (L1 is 256 KiB per SM), in slots of SIZE rounded up to 256 bytes. */
+constexpr size_t kGetWindow = size_t{4} << 20;
+inline size_t slot_stride(size_t size) {
+  return (size + 255) & ~static_cast<size_t>(255);
+}
+inline size_t get_slots(size_t size, size_t buffer) {
+  return buffer / slot_stride(size);
+}
+
+/* G: dest local, src_base PE pe's symmetric buffer, whose step k reads slot k % slots; else dest symmetric
+   (slots 1). Raw: the peer side is a mapping. */
 template <int S, bool G, bool Raw>
-__global__ void rma_latency_kernel(char *dest, const char *src, size_t size, int pe, int warm, int iters, int reps,
-                                   unsigned long long *ns) {
+__global__ void rma_latency_kernel(char *dest, const char *src_base, size_t size, size_t stride, size_t slots, int pe,
+                                   int warm, int iters, int reps, unsigned long long *ns) {
   const unsigned n = S == kThread ? 1 : blockDim.x;
+  const size_t window = stride * slots;
+  size_t offset = 0; /* the slot this step reads: a running offset, not a 64-bit modulo in the timed loop */
   perf_timed_loop(warm, iters, reps, threadIdx.x == 0 ? ns : nullptr, [&](long long) {
+    const char *src = src_base + offset;
+    if (G) {
+      offset += stride;
+      if (offset == window) offset = 0;
+    }
     if constexpr (Raw) {
       if (G && size % 16 == 0) {
         /* A get waits for its loads: issue four 16-byte loads per thread before storing any (plain loads,
@@ -99,13 +121,14 @@ inline int run(int argc, char **argv, bool get) {
   perf_parse_args(argc, argv, "befnwrst", "  -s: thread (default), warp, block (-t threads)", &a);
   const int scope = perf_choose(argv[0], 's', a.scope, kScopes);
   perf_session s = perf_start(bench, 2);
-  char *sym = static_cast<char *>(shmem_malloc(a.max_bytes));
+  const size_t sym_bytes = get && a.max_bytes < kGetWindow ? kGetWindow : a.max_bytes;
+  char *sym = static_cast<char *>(shmem_malloc(sym_bytes));
   char *local = nullptr;
   unsigned long long *ns = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&local, a.max_bytes));
   PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns)); /* pinned: no page faults */
   if (sym == nullptr) {
-    std::fprintf(stderr, "%s: PE %d: shmem_malloc(%zu) failed\n", bench, s.me, a.max_bytes);
+    std::fprintf(stderr, "%s: PE %d: shmem_malloc(%zu) failed\n", bench, s.me, sym_bytes);
     perf_die(1);
   }
   char *peer = s.me == 0 ? static_cast<char *>(perf_peer_ptr(sym, 1)) : nullptr;
@@ -116,30 +139,37 @@ inline int run(int argc, char **argv, bool get) {
         "# %s: PE 0 %s PE 1, %s scope (%d threads), one %s per iteration, %d iterations (+%d warm-up), median "
         "[min,max] of %d repeats\n",
         bench, get ? "<-" : "->", a.scope, threads, get ? "get" : "put + quiet", a.iters, a.warmup, a.repeats);
+    if (get)
+      std::printf("# each get reads the next slot of a %zu-byte window on PE 1, so none is served from L1\n",
+                  sym_bytes);
     std::printf("%-10s %-6s %-26s %-10s %-8s %-5s\n", "size(B)", "scope", "lat(us) [min,max]", "raw(us)", "lat/raw",
                 "check");
   }
   for (size_t size = a.min_bytes; size != 0; size = perf_next_size(&a, size)) {
     const uint32_t seed = static_cast<uint32_t>(size) * 11u + (get ? 1u : 0u);
     /* the sender's buffer holds the pattern: PE 0's local one for a put, PE 1's symmetric one for a get */
-    if (get ? s.me == 1 : s.me == 0) perf_fill(get ? sym : local, size, seed);
+    const size_t stride = slot_stride(size), slots = get ? get_slots(size, sym_bytes) : 1;
+    if (get && s.me == 1) perf_fill_slots(sym, size, stride, slots, seed);
+    if (!get && s.me == 0) perf_fill(local, size, seed);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
     shmem_barrier_all();
     auto run_one = [&](bool raw) {
       perf_spin_up(s.stream, a.spin_up_ms);
       char *d = get ? local : (raw ? peer : sym);
       const char *src = get ? (raw ? peer : sym) : local;
-#define PERF_RL(S)                                                                                                     \
-  if (raw && get)                                                                                                      \
-    rma_latency_kernel<S, true, true><<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns); \
-  else if (raw)                                                                                                        \
-    rma_latency_kernel<S, false, true>                                                                                 \
-        <<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns);                              \
-  else if (get)                                                                                                        \
-    rma_latency_kernel<S, true, false>                                                                                 \
-        <<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns);                              \
-  else                                                                                                                 \
-    rma_latency_kernel<S, false, false><<<1, threads, 0, s.stream>>>(d, src, size, 1, a.warmup, a.iters, a.repeats, ns);
+#define PERF_RL(S)                                                                                       \
+  if (raw && get)                                                                                        \
+    rma_latency_kernel<S, true, true>                                                                    \
+        <<<1, threads, 0, s.stream>>>(d, src, size, stride, slots, 1, a.warmup, a.iters, a.repeats, ns); \
+  else if (raw)                                                                                          \
+    rma_latency_kernel<S, false, true>                                                                   \
+        <<<1, threads, 0, s.stream>>>(d, src, size, stride, slots, 1, a.warmup, a.iters, a.repeats, ns); \
+  else if (get)                                                                                          \
+    rma_latency_kernel<S, true, false>                                                                   \
+        <<<1, threads, 0, s.stream>>>(d, src, size, stride, slots, 1, a.warmup, a.iters, a.repeats, ns); \
+  else                                                                                                   \
+    rma_latency_kernel<S, false, false>                                                                  \
+        <<<1, threads, 0, s.stream>>>(d, src, size, stride, slots, 1, a.warmup, a.iters, a.repeats, ns);
       if (scope == kBlock) {
         PERF_RL(kBlock)
       } else if (scope == kWarp) {
@@ -177,6 +207,7 @@ inline int run(int argc, char **argv, bool get) {
           .integer("threads", threads)
           .integer("iters", a.iters)
           .integer("repeats", a.repeats)
+          .integer("window", static_cast<long long>(get ? sym_bytes : size))
           .stat("lat_us", lat)
           .stat("raw_us", raw)
           .ratio("ratio_to_raw", lat, raw)
