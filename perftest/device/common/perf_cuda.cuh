@@ -61,8 +61,9 @@ __device__ inline uint64_t perf_clock_ns() {
    many threads only one records). Both PEs of a ping-pong run the same loop, so the warm-up also lines up
    their start.
    Each step ends with a compiler barrier (no instruction): the compiler may not keep a value one step
-   loaded for the next, nor start the next step's loads early. Without it, a loop of gets or gs of the
-   same word compiles to one load (a library whose get is a plain load would time its local stores). */
+   loaded for the next, nor start the next step's loads early: a library whose get is a plain load may
+   otherwise have a loop of gets of the same bytes compiled to one load. (The hardware's L1 caches peer
+   loads too; the get programs avoid that by reading a different slot in each step.) */
 __device__ inline void perf_step_fence() {
   asm volatile("" ::: "memory");
 }
