@@ -8,6 +8,7 @@
 #include "boot/loader.hpp"
 #include "gpu/gpu.hpp"
 #include "heap/allocator.hpp"
+#include "heap/data_segment.hpp"
 #include "heap/host_heap.hpp"
 #include "node/peer_channel.hpp"
 #include "node/topology.hpp"
@@ -31,6 +32,11 @@ struct Runtime {
   // peer_base[pe]: address of PE pe's host heap in this process (nullptr: not load/store reachable). The
   // host barrier uses these words in GPU mode too.
   std::vector<char *> peer_base;
+  // The program's global and static variables (heap/data_segment.hpp): data_peer_base[pe] is PE pe's copy
+  // in this process (nullptr: not mapped here), indexed like peer_base.
+  heap::DataSegment data;
+  std::vector<char *> data_peer_base;
+  bool data_shared = false;  // every PE of this node maps every other's globals
   // The GPU symmetric heap (gpu.base == nullptr: host mode, shmem_malloc allocates from the host heap).
   gpu::HeapView gpu;
   bool all_pes_mapped = false;

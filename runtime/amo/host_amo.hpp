@@ -33,7 +33,7 @@ template <class T>
 std::atomic_ref<Word<T>> remote_word(const char *call, const char *arg, const T *sym, int pe) {
   api::require_running(call);
   api::Remote remote = api::remote_addr(call, arg, sym, sizeof(T), pe);
-  if (remote.gpu) [[unlikely]]
+  if (remote.gpu && !rt().data.contains(sym, sizeof(T))) [[unlikely]]  // a global's copy is host memory
     fail_gpu_word(call, arg);
   if (reinterpret_cast<uintptr_t>(remote.addr) % alignof(Word<T>) != 0) [[unlikely]]
     fail_misaligned(call, arg, sym, sizeof(T));

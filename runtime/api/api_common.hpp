@@ -49,7 +49,8 @@ inline void check_local_buffer(const char *call, const char *arg, const void *p,
 
 // Where `bytes` bytes at symmetric address `sym` live on PE `pe`, as seen from this process: `addr` is in
 // PE pe's host heap mapping (load/store) or, with `gpu` set, in its GPU heap mapping (device memory:
-// reach it with gpu::copy, never dereference it on the host).
+// reach it with gpu::copy, never dereference it on the host). A global variable's copy is host memory;
+// in GPU mode `gpu` is set for it too, because the buffer it is copied from or to may be device memory.
 struct Remote {
   char *addr;
   bool gpu;
@@ -59,15 +60,22 @@ struct Remote {
 [[noreturn]] void fail_gpu_unreachable(const char *call, int pe);
 // Checks a GPU-heap address (error checks on) and translates it. Out of line: the host-heap path stays small.
 Remote remote_gpu_addr(const char *call, const char *arg, const char *sym, size_t bytes, int pe);
+// The same for a global or static variable (inside rt().data): ends the job when PE pe's copy is not mapped.
+Remote remote_data_addr(const char *call, const char *arg, const char *sym, size_t bytes, int pe);
+// PE pe's copy of the global at `p` (inside rt().data) as mapped here, or nullptr.
+char *data_peer_or_null(const char *p, int pe);
 
 // The address at which `bytes` bytes at symmetric `sym` live on PE `pe`. Checks (when enabled) that pe is in
 // range and reachable and that the whole range lies in a symmetric heap (the host heap, or the GPU heap in
-// GPU mode); a failed check names `call`, the argument and the PE, and ends the job.
+// GPU mode) or among the program's global and static variables; a failed check names `call`, the argument
+// and the PE, and ends the job.
 inline Remote remote_addr(const char *call, const char *arg, const void *sym, size_t bytes, int pe) {
   Runtime &r = rt();
   const char *p = static_cast<const char *>(sym);
   if (const char *gpu_base = r.gpu.base; gpu_base != nullptr && p >= gpu_base && p < gpu_base + r.gpu.limit)
     return remote_gpu_addr(call, arg, p, bytes, pe);
+  if (r.data.contains(p, 1)) [[unlikely]]
+    return remote_data_addr(call, arg, p, bytes, pe);
   if constexpr (GPUSHMEM_BUILT_WITH_ERROR_CHECKS) {
     if (r.error_checks) [[likely]] {
       if (pe < 0 || pe >= r.n_pes) [[unlikely]]
@@ -78,14 +86,18 @@ inline Remote remote_addr(const char *call, const char *arg, const void *sym, si
         if (r.gpu.base != nullptr)
           fail(call,
                "%s=%p (%zu bytes) is not a symmetric address: it is not inside the GPU symmetric heap [%p, %p) "
-               "of PE %d; pass memory from shmem_malloc",
+               "of PE %d%s; pass memory from shmem_malloc%s",
                arg, sym, bytes, static_cast<const void *>(r.gpu.base + heap::kInternalAreaBytes),
-               static_cast<const void *>(r.gpu.base + r.gpu.mapped.load(std::memory_order_relaxed)), r.my_pe);
+               static_cast<const void *>(r.gpu.base + r.gpu.mapped.load(std::memory_order_relaxed)), r.my_pe,
+               r.data.size() != 0 ? " nor among its global and static variables" : "",
+               r.data.size() != 0 ? ", or a global or static variable" : "");
         fail(call,
              "%s=%p (%zu bytes) is not a symmetric address: it is not inside the symmetric heap [%p, %p) of "
-             "PE %d; pass memory from shmem_malloc",
+             "PE %d%s; pass memory from shmem_malloc%s",
              arg, sym, bytes, static_cast<const void *>(base + heap::kInternalAreaBytes),
-             static_cast<const void *>(base + r.heap.size()), r.my_pe);
+             static_cast<const void *>(base + r.heap.size()), r.my_pe,
+             r.data.size() != 0 ? " nor among its global and static variables" : "",
+             r.data.size() != 0 ? ", or a global or static variable" : "");
       }
       if (r.peer_base[pe] == nullptr) [[unlikely]]
         fail(call,

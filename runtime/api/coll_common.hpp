@@ -18,6 +18,11 @@ inline void coll_buffer(const char *call, const char *arg, const void *p, size_t
   const char *c = static_cast<const char *>(p);
   if (r.gpu.base != nullptr && c >= r.gpu.base && c < r.gpu.base + r.gpu.limit) [[unlikely]]
     fail(call, "%s=%p is in the GPU symmetric heap: the host collectives do not support GPU memory yet", arg, p);
+  if (r.data.contains(c, 1) && !r.data_shared && r.n_pes > 1) [[unlikely]]
+    fail(call,
+         "%s=%p is a global or static variable, and the PEs of this node do not share their globals (they run "
+         "different executables, or GPUSHMEM_SYMMETRIC_DATA=0 on some of them): use shmem_malloc",
+         arg, p);
   if (r.error_checks) (void)remote_addr(call, arg, p, bytes, r.my_pe);
 }
 

@@ -43,6 +43,35 @@ void exit_handler() {
   if (running()) r.channel.say_goodbye(false);
 }
 
+// Collective: maps the globals of the node's PEs when every one of them runs the same executable with
+// symmetric globals (heap/data_segment.hpp); otherwise each PE keeps only its own (local waits and
+// updates on them still work) and says why once.
+void share_globals(const char *call) {
+  Runtime &r = rt();
+  gpushmem_bootstrap_t *b = &r.bootstrap.table;
+  r.data_peer_base.assign(r.n_pes, nullptr);
+  const uint64_t mine = r.data.fingerprint();
+  std::vector<uint64_t> all(r.n_pes);
+  if (b->allgather(b, &mine, all.data(), sizeof mine) != GPUSHMEM_BOOTSTRAP_OK)
+    init_failed(call, "bootstrap allgather failed");
+  bool same = mine != 0;
+  for (int pe : r.topology.local_pes) same = same && all[pe] == mine;
+  if (!same) {
+    if (mine != 0) r.data_peer_base[r.my_pe] = r.data.start();
+    if (r.topology.local_rank == 0 && r.topology.local_size > 1)
+      GPUSHMEM_LOG_INFO(log::Subsys::heap,
+                        "%s: global and static variables are not symmetric: the node's PEs run different "
+                        "executables, or GPUSHMEM_SYMMETRIC_DATA=0 on some of them",
+                        call);
+    return;
+  }
+  std::vector<char *> bases;
+  if (r.data.map_peers(r.channel, r.topology.local_rank, &bases) != Status::ok)
+    init_failed(call, "cannot map the global variables of the node's other PEs");
+  for (size_t i = 0; i < bases.size(); ++i) r.data_peer_base[r.topology.local_pes[i]] = bases[i];
+  r.data_shared = true;
+}
+
 void print_banner() {
   const env::Values &e = env::get();
   if (e.SHMEM_VERSION || e.SHMEM_INFO)
@@ -84,6 +113,8 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   r.error_checks = GPUSHMEM_BUILT_WITH_ERROR_CHECKS && e.GPUSHMEM_ERROR_CHECKS;
   if (sync::configure_waits(e.GPUSHMEM_WAIT_POLICY) != Status::ok)
     init_failed(call, "malformed environment variable (see above)");
+  // Before the bootstrap starts threads: the globals' pages are copied, then replaced.
+  if (e.GPUSHMEM_SYMMETRIC_DATA) r.data.create();
 
   // Bootstrap.
   const char *requested_boot = attr != nullptr ? attr->bootstrap : nullptr;
@@ -160,6 +191,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
     init_failed(call, "cannot map the heaps of the node's other PEs");
   r.peer_base.assign(r.n_pes, nullptr);
   for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
+  share_globals(call);
   r.all_pes_mapped = r.topology.local_size == r.n_pes;
   team::init();
   // Count the node's CPUs, not this process's affinity: launchers bind each PE to one core.
@@ -243,6 +275,9 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   gpu::finalize();
   team::finalize();
   r.channel.close();
+  r.data_peer_base.assign(r.data_peer_base.size(), nullptr);
+  r.data_shared = false;
+  r.data.destroy();
   r.heap.destroy();
   r.peer_base.clear();
   if (rc == GPUSHMEM_BOOTSTRAP_OK) rc = b->finalize(b);

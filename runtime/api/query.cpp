@@ -41,11 +41,13 @@ GPUSHMEM_EXPORT int shmem_pe_accessible(int pe) {
 namespace {
 
 // PE pe's address for the symmetric `addr`, or nullptr when it is not a symmetric address or pe's heap is not
-// mapped here. GPU-heap addresses give device addresses (for kernels and cudaMemcpy).
+// mapped here. GPU-heap addresses give device addresses (for kernels and cudaMemcpy); a global or static
+// variable gives PE pe's copy of it.
 char *peer_address(const void *addr, int pe) {
   Runtime &r = rt();
   if (pe < 0 || pe >= r.n_pes) return nullptr;
   const char *p = static_cast<const char *>(addr);
+  if (r.data.contains(p, 1)) return api::data_peer_or_null(p, pe);
   if (const char *gpu_base = r.gpu.base; gpu_base != nullptr) {
     const uint64_t mapped = r.gpu.mapped.load(std::memory_order_relaxed);
     if (p >= gpu_base + heap::kInternalAreaBytes && p < gpu_base + mapped && r.gpu.peer_base[pe] != nullptr)

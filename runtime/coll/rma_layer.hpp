@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "api/api_common.hpp"
 #include "state.hpp"
 #include "sync/wait.hpp"
 
@@ -22,6 +23,8 @@ namespace gpushmem::coll {
 // without load/store reach). The algorithms that read peers' buffers in place ask for it first.
 inline char *peer_ptr(const void *sym, int pe) {
   const Runtime &r = rt();
+  if (r.data.contains(sym, 1)) [[unlikely]]  // a global or static variable
+    return api::data_peer_or_null(static_cast<const char *>(sym), pe);
   char *base = r.peer_base[pe];
   if (base == nullptr) return nullptr;
   return base + (static_cast<const char *>(sym) - r.heap.base());

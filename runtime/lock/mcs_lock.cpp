@@ -17,14 +17,22 @@ namespace {
 
 static_assert(sizeof(long) == sizeof(uint64_t), "the lock word is a 64-bit long (LP64)");
 
-// The copies of one lock word: where it lives in each PE's heap, and which PE holds the tail.
+// The copies of one lock word: where it lives in each PE's heap (or among each PE's globals), and which PE
+// holds the tail.
 struct LockWord {
   const char *call;
-  uint64_t offset;  // from the start of every PE's heap
+  uint64_t offset;  // from the start of every PE's heap, or of its global variables
+  bool global;      // a global or static variable (Runtime::data)
   int home;
 
   std::atomic_ref<uint64_t> on(int pe) const {
-    char *base = rt().peer_base[pe];
+    char *base = global ? rt().data_peer_base[pe] : rt().peer_base[pe];
+    if (base == nullptr && global && rt().topology.local_index_of[pe] >= 0) [[unlikely]]
+      api::fail(call,
+                "lock is a global variable, and PE %d's copy is not mapped in PE %d: the PEs of this node do not "
+                "share their globals (they run different executables, or GPUSHMEM_SYMMETRIC_DATA=0 on some of "
+                "them); use shmem_malloc",
+                pe, rt().my_pe);
     if (base == nullptr) [[unlikely]]
       api::fail(call,
                 "PE %d cannot be reached from PE %d, and its copy of the lock is part of the lock's queue: locks "
@@ -47,22 +55,23 @@ LockWord lock_word(const char *call, long *lock) {
   if (const char *gpu_base = r.gpu.base; gpu_base != nullptr && p >= gpu_base && p < gpu_base + r.gpu.limit)
       [[unlikely]]
     amo::fail_gpu_word(call, "lock");
-  const char *base = r.heap.base();
+  const bool global = r.data.contains(p, sizeof(long));
+  const char *base = global ? r.data.start() : r.heap.base();
   const char *user = base + heap::kInternalAreaBytes;
   const char *end = base + r.heap.size();
-  if (p < user || p >= end || static_cast<size_t>(end - p) < sizeof(long)) [[unlikely]]
+  if (!global && (p < user || p >= end || static_cast<size_t>(end - p) < sizeof(long))) [[unlikely]]
     api::fail(call,
-              "lock=%p is not a symmetric address: it is not inside the symmetric heap [%p, %p) of PE %d; a lock "
-              "must be a symmetric long from shmem_malloc or shmem_calloc, 0 on every PE before its first use "
-              "(static and global variables are not symmetric in gpushmem yet)",
-              static_cast<const void *>(lock), static_cast<const void *>(user), static_cast<const void *>(end),
-              r.my_pe);
+              "lock=%p is not a symmetric address: it is not inside the symmetric heap [%p, %p) of PE %d%s; a lock "
+              "must be a symmetric long (from shmem_malloc or shmem_calloc, or a global or static variable), 0 on "
+              "every PE before its first use",
+              static_cast<const void *>(lock), static_cast<const void *>(user), static_cast<const void *>(end), r.my_pe,
+              r.data.size() != 0 ? " nor among its global and static variables" : "");
   if (reinterpret_cast<uintptr_t>(lock) % alignof(long) != 0) [[unlikely]]
     amo::fail_misaligned(call, "lock", lock, sizeof(long));
   const auto offset = static_cast<uint64_t>(p - base);
   // Spread independent locks over the PEs: the home holds the tail every joining PE swaps.
   const int home = static_cast<int>((offset / sizeof(long)) % static_cast<uint64_t>(r.n_pes));
-  return {call, offset, home};
+  return {call, offset, global, home};
 }
 
 // One compare-and-swap loop on the tail field of the home copy (the other bits of that word belong to the

@@ -190,8 +190,8 @@ Status PeerChannel::exchange_fds(int my_fd, std::vector<int> *fds) {
   for (int peer = 0; peer < n; ++peer) {
     if (peer == my_local_) continue;
     if (!send_frame(socks_[peer], &f, sizeof f, my_fd)) {
-      GPUSHMEM_LOG_ERROR(log::Subsys::node, "cannot send a heap descriptor to local PE %d: %s", local_pes_[peer],
-                         std::strerror(errno));
+      GPUSHMEM_LOG_ERROR(log::Subsys::node, "cannot send a descriptor (heap or globals) to local PE %d: %s",
+                         local_pes_[peer], std::strerror(errno));
       return Status::system_error;
     }
   }
@@ -203,8 +203,8 @@ Status PeerChannel::exchange_fds(int my_fd, std::vector<int> *fds) {
       return !received_fds_[peer].empty() || (*state_)[peer].load() != static_cast<int>(PeerState::connected);
     });
     if (!ok || received_fds_[peer].empty()) {
-      GPUSHMEM_LOG_ERROR(log::Subsys::node, "no heap descriptor arrived from local PE %d (%s)", local_pes_[peer],
-                         ok ? "it left" : "timed out");
+      GPUSHMEM_LOG_ERROR(log::Subsys::node, "no descriptor (heap or globals) arrived from local PE %d (%s)",
+                         local_pes_[peer], ok ? "it left" : "timed out");
       return ok ? Status::system_error : Status::timeout;
     }
     (*fds)[peer] = received_fds_[peer].front();
