@@ -22,6 +22,7 @@ struct Runtime {
   int my_pe = -1;
   int n_pes = 0;
   int thread_level = 0;
+  int pid = 0;  // the process that called shmem_init (a child of fork() is not a PE)
 
   boot::Plugin bootstrap;
   node::Topology topology;    // which PEs share this node

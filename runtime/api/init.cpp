@@ -39,8 +39,9 @@ void plugin_log(int level, const char *plugin, const char *message) {
 
 void exit_handler() {
   Runtime &r = rt();
-  // Returning from main without shmem_finalize: let local peers know this was on purpose.
-  if (running()) r.channel.say_goodbye(false);
+  // Returning from main without shmem_finalize: let local peers know this was on purpose. A child of fork()
+  // that exits has the PE's sockets too, but does not speak for the PE.
+  if (running() && getpid() == r.pid) r.channel.say_goodbye(false);
 }
 
 // Collective: maps the globals of the node's PEs when every one of them runs the same executable with
@@ -217,6 +218,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
                 "without the GPU");
   r.allocator.reset(heap::kInternalAreaBytes, r.gpu.base != nullptr ? gpu::user_bytes_mapped() : heap_bytes);
   r.thread_level = requested;
+  r.pid = getpid();
   if (provided != nullptr) *provided = r.thread_level;
 
   static std::once_flag exit_handler_once;

@@ -13,7 +13,8 @@
  *    pSync and pWrk are really used);
  *  - a lock that is a global long;
  *  - shmem_ptr / shmem_addr_accessible on a global: the neighbour's copy, written through the pointer;
- *  - fork(): the child gets private globals (a write there does not reach the parent).
+ *  - fork(): the child gets private globals (a write there does not reach the parent), and its exit() does
+ *    not tell the other PEs that this PE left.
  * Argument "private" (with GPUSHMEM_SYMMETRIC_DATA=0): globals stay private, shmem_addr_accessible says 0 for
  * other PEs and a put to a global is refused with a message (the ctest expects it).
  * Argument "mixed" (under mpirun): odd ranks set GPUSHMEM_SYMMETRIC_DATA=0 before shmem_init, so the node's
@@ -191,10 +192,11 @@ static void pointers(int me, int npes) {
 /* A child of fork() has private globals: what it writes stays in the child. */
 static void forked(int me) {
   table[2] = 1000 + me;
+  fflush(NULL);
   const pid_t child = fork();
   if (child == 0) {
     table[2] = -5;
-    _exit(table[2] == -5 ? 0 : 3);
+    exit(table[2] == -5 ? 0 : 3); /* runs the atexit handlers: the library's must not speak for the PE */
   }
   int status = 0;
   PE_CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
