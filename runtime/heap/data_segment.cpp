@@ -1,5 +1,6 @@
 #include "heap/data_segment.hpp"
 
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -68,6 +69,21 @@ bool private_read_write(uintptr_t begin, uintptr_t end) {
   std::free(line);
   std::fclose(maps);
   return covered >= end;
+}
+
+// Which pages of [begin, begin + pages * page) hold anything: /proc/self/pagemap's present (63) and swapped
+// (62) bits. A page with neither was never touched and reads zero. Empty when pagemap cannot be read (then
+// every page is checked by reading it).
+std::vector<uint64_t> page_map(uintptr_t begin, size_t pages, size_t page) {
+  std::vector<uint64_t> entries;
+  const int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return entries;
+  entries.resize(pages);
+  const size_t want = pages * sizeof(uint64_t);
+  const ssize_t got = pread(fd, entries.data(), want, static_cast<off_t>(begin / page * sizeof(uint64_t)));
+  ::close(fd);
+  if (got != static_cast<ssize_t>(want)) entries.clear();
+  return entries;
 }
 
 bool all_zero(const char *page, size_t bytes) {
@@ -207,15 +223,20 @@ void DataSegment::create() {
     return;
   }
   // Copy the pages, leaving zero pages of .bss out: the file reads zero there, and a large static array
-  // that was never touched costs no memory. No signal handler runs in between (one that sets a global
-  // would lose its write); other threads must not write globals while shmem_init runs (docs/env.md).
+  // that was never touched costs no memory (nor time: pagemap says which pages were never touched). No signal handler
+  // runs in between (one that sets a global would lose its write); other threads must not write globals while
+  // shmem_init runs (docs/env.md).
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   const char *live = reinterpret_cast<const char *>(begin);
-  for (size_t off = 0; off < bytes; off += page)
-    if (begin + off < up(file_end) || !all_zero(live + off, page))
-      std::memcpy(static_cast<char *>(copy) + off, live + off, page);
+  const std::vector<uint64_t> map = page_map(begin, bytes / page, page);
+  constexpr uint64_t kPresentOrSwapped = (1ull << 63) | (1ull << 62);
+  for (size_t off = 0; off < bytes; off += page) {
+    const bool file_backed = begin + off < up(file_end);
+    if (!file_backed && !map.empty() && (map[off / page] & kPresentOrSwapped) == 0) continue;  // never touched
+    if (file_backed || !all_zero(live + off, page)) std::memcpy(static_cast<char *>(copy) + off, live + off, page);
+  }
   void *placed = mmap(reinterpret_cast<void *>(begin), bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
   const int err = errno;
   if (placed == MAP_FAILED &&
