@@ -305,8 +305,7 @@ Status DataSegment::map_peers(node::PeerChannel &channel, int my_local, std::vec
 void DataSegment::destroy() {
   for (char *p : peer_maps_) munmap(p, size_);
   peer_maps_.clear();
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
+  // fd_ stays open: a fork() after shmem_finalize still needs it to find the pages that hold data.
 }
 
 }  // namespace gpushmem::heap

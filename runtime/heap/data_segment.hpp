@@ -27,7 +27,8 @@ class DataSegment {
   // fingerprint: shares the segment with every local peer and maps theirs. mapped[local index] receives
   // each base (own start in this PE's slot).
   Status map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped);
-  // Unmaps the peers' segments. This PE's own stays where it is: the program keeps using its globals.
+  // Unmaps the peers' segments. This PE's own stays where it is, on its memfd: the program keeps using its
+  // globals, and a child of a later fork() still gets private copies.
   void destroy();
   // In a child of fork(): private pages again, with the same contents; the segment is then empty.
   bool make_private_after_fork();

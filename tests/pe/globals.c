@@ -14,7 +14,7 @@
  *  - a lock that is a global long;
  *  - shmem_ptr / shmem_addr_accessible on a global: the neighbour's copy, written through the pointer;
  *  - fork(): the child gets private globals (a write there does not reach the parent), and its exit() does
- *    not tell the other PEs that this PE left.
+ *    not tell the other PEs that this PE left; after shmem_finalize a child still sees the globals' values.
  * Argument "private" (with GPUSHMEM_SYMMETRIC_DATA=0): globals stay private, shmem_addr_accessible says 0 for
  * other PEs and a put to a global is refused with a message (the ctest expects it).
  * Argument "mixed" (under mpirun): odd ranks set GPUSHMEM_SYMMETRIC_DATA=0 before shmem_init, so the node's
@@ -244,5 +244,15 @@ int main(int argc, char **argv) {
   pointers(me, npes);
   forked(me);
   shmem_barrier_all();
-  return pe_finish("globals");
+  const int status = pe_finish("globals");
+  fflush(NULL);
+  const pid_t child = fork(); /* after shmem_finalize: the child's globals keep their values */
+  if (child == 0) _exit(initialised == 43 && table[2] == 1000 + me ? 0 : 1);
+  int child_status = -1;
+  if (child < 0 || waitpid(child, &child_status, 0) != child || !WIFEXITED(child_status) ||
+      WEXITSTATUS(child_status) != 0) {
+    fprintf(stderr, "PE %d: FAILED: a child forked after shmem_finalize lost the globals' values\n", me);
+    return 1;
+  }
+  return status;
 }
