@@ -62,10 +62,10 @@ LockWord lock_word(const char *call, long *lock) {
   if (!global && (p < user || p >= end || static_cast<size_t>(end - p) < sizeof(long))) [[unlikely]]
     api::fail(call,
               "lock=%p is not a symmetric address: it is not inside the symmetric heap [%p, %p) of PE %d%s; a lock "
-              "must be a symmetric long (from shmem_malloc or shmem_calloc, or a global or static variable), 0 on "
-              "every PE before its first use",
+              "must be a symmetric long (from shmem_malloc or shmem_calloc%s), 0 on every PE before its first use",
               static_cast<const void *>(lock), static_cast<const void *>(user), static_cast<const void *>(end), r.my_pe,
-              r.data.size() != 0 ? " nor among its global and static variables" : "");
+              r.data.size() != 0 ? " nor among its global and static variables" : "",
+              r.data.size() != 0 ? ", or a global or static variable" : "");
   if (reinterpret_cast<uintptr_t>(lock) % alignof(long) != 0) [[unlikely]]
     amo::fail_misaligned(call, "lock", lock, sizeof(long));
   const auto offset = static_cast<uint64_t>(p - base);
