@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/log.hpp"
-#include "node/peer_channel.hpp"
+#include "heap/peer_segments.hpp"
 
 namespace gpushmem::heap {
 namespace {
@@ -269,37 +269,8 @@ void DataSegment::create() {
 }
 
 Status DataSegment::map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped) {
-  std::vector<int> fds;
-  GPUSHMEM_CHECK(channel.exchange_fds(fd_, &fds));
-  mapped->assign(fds.size(), nullptr);
-  Status result = Status::ok;
-  for (size_t i = 0; i < fds.size(); ++i) {
-    if (static_cast<int>(i) == my_local) {
-      (*mapped)[i] = start_;
-      continue;
-    }
-    // Same fingerprint: same executable, same size; the file's size is checked anyway (mapping past its end
-    // would fault on first touch).
-    struct stat st {};
-    if (fstat(fds[i], &st) != 0 || static_cast<uint64_t>(st.st_size) != size_) {
-      ::close(fds[i]);
-      GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: a local peer's globals are not %llu bytes long",
-                         static_cast<unsigned long long>(size_));
-      result = Status::system_error;
-      continue;
-    }
-    void *p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fds[i], 0);
-    ::close(fds[i]);
-    if (p == MAP_FAILED) {
-      GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: cannot map the globals of a local peer: %s",
-                         std::strerror(errno));
-      result = Status::system_error;
-      continue;
-    }
-    (*mapped)[i] = static_cast<char *>(p);
-    peer_maps_.push_back(static_cast<char *>(p));
-  }
-  return result;
+  // Same fingerprint: same executable, same size.
+  return map_peer_segments(channel, my_local, fd_, start_, size_, MAP_SHARED, "globals", mapped, &peer_maps_);
 }
 
 void DataSegment::destroy() {

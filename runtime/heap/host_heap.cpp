@@ -6,7 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "node/peer_channel.hpp"
+#include "core/log.hpp"
+#include "heap/peer_segments.hpp"
 
 namespace gpushmem::heap {
 
@@ -52,29 +53,9 @@ Status HostHeap::create(uint64_t user_end, uint64_t runtime_tail) {
 }
 
 Status HostHeap::map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped) {
-  std::vector<int> fds;
-  GPUSHMEM_CHECK(channel.exchange_fds(fd_, &fds));
-  mapped->assign(fds.size(), nullptr);
-  Status result = Status::ok;
-  for (size_t i = 0; i < fds.size(); ++i) {
-    if (static_cast<int>(i) == my_local) {
-      (*mapped)[i] = base_;
-      continue;
-    }
-    // Every PE sizes its heap from the same variable; a peer that differs is caught by the size check in
-    // init, so map our own size.
-    void *p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fds[i], 0);
-    ::close(fds[i]);
-    if (p == MAP_FAILED) {
-      GPUSHMEM_LOG_ERROR(log::Subsys::heap, "shmem_init: cannot map the heap of a local peer: %s",
-                         std::strerror(errno));
-      result = Status::system_error;
-      continue;
-    }
-    (*mapped)[i] = static_cast<char *>(p);
-    peer_maps_.push_back(static_cast<char *>(p));
-  }
-  return result;
+  // Every PE sizes its heap from the same variable (init checks it), so each peer's segment is our size.
+  return map_peer_segments(channel, my_local, fd_, base_, mapped_, MAP_SHARED | MAP_NORESERVE, "heap", mapped,
+                           &peer_maps_);
 }
 
 void HostHeap::destroy() {
