@@ -44,17 +44,13 @@ void exit_handler() {
   if (running() && getpid() == r.pid) r.channel.say_goodbye(false);
 }
 
-// Collective: maps the globals of the node's PEs when every one of them runs the same executable with
-// symmetric globals (heap/data_segment.hpp); otherwise each PE keeps only its own (local waits and
-// updates on them still work) and says why once.
-void share_globals(const char *call) {
+// Collective over the node: maps the globals of the node's PEs when every one of them runs the same
+// executable with symmetric globals (heap/data_segment.hpp; `all`: every PE's fingerprint); otherwise
+// each PE keeps only its own (local waits and updates on them still work) and says why once.
+void share_globals(const char *call, const std::vector<uint64_t> &all) {
   Runtime &r = rt();
-  gpushmem_bootstrap_t *b = &r.bootstrap.table;
   r.data_peer_base.assign(r.n_pes, nullptr);
   const uint64_t mine = r.data.fingerprint();
-  std::vector<uint64_t> all(r.n_pes);
-  if (b->allgather(b, &mine, all.data(), sizeof mine) != GPUSHMEM_BOOTSTRAP_OK)
-    init_failed(call, "bootstrap allgather failed");
   bool same = mine != 0;
   for (int pe : r.topology.local_pes) same = same && all[pe] == mine;
   if (!same) {
@@ -167,18 +163,26 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   r.n_pes = b->size;
   log::set_pe(r.my_pe);
 
-  // Every PE must size its heap alike: offsets are only symmetric if the allocators agree.
-  uint64_t heap_bytes = e.SHMEM_SYMMETRIC_SIZE;
-  std::vector<uint64_t> sizes(r.n_pes);
-  if (b->allgather(b, &heap_bytes, sizes.data(), sizeof heap_bytes) != GPUSHMEM_BOOTSTRAP_OK)
+  // Every PE must size its heap alike: offsets are only symmetric if the allocators agree. The same
+  // allgather carries each PE's globals fingerprint (share_globals).
+  struct Shape {
+    uint64_t heap_bytes, globals;
+  };
+  const uint64_t heap_bytes = e.SHMEM_SYMMETRIC_SIZE;
+  const Shape mine{heap_bytes, r.data.fingerprint()};
+  std::vector<Shape> shapes(r.n_pes);
+  if (b->allgather(b, &mine, shapes.data(), sizeof mine) != GPUSHMEM_BOOTSTRAP_OK)
     init_failed(call, "bootstrap allgather failed");
+  std::vector<uint64_t> globals(r.n_pes);
   for (int pe = 0; pe < r.n_pes; ++pe) {
-    if (sizes[pe] != heap_bytes) {
+    globals[pe] = shapes[pe].globals;
+    const uint64_t theirs = shapes[pe].heap_bytes;
+    if (theirs != heap_bytes) {
       char why[256];
       std::snprintf(why, sizeof why,
                     "SHMEM_SYMMETRIC_SIZE differs between PEs (%llu here, %llu on PE %d): set the "
                     "same value for every PE",
-                    static_cast<unsigned long long>(heap_bytes), static_cast<unsigned long long>(sizes[pe]), pe);
+                    static_cast<unsigned long long>(heap_bytes), static_cast<unsigned long long>(theirs), pe);
       init_failed(call, why);
     }
   }
@@ -192,7 +196,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
     init_failed(call, "cannot map the heaps of the node's other PEs");
   r.peer_base.assign(r.n_pes, nullptr);
   for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
-  share_globals(call);
+  share_globals(call, globals);
   r.all_pes_mapped = r.topology.local_size == r.n_pes;
   team::init();
   // Count the node's CPUs, not this process's affinity: launchers bind each PE to one core.
