@@ -29,3 +29,11 @@ find_path(GPUSHMEM_MLX5DV_INCLUDE infiniband/mlx5dv.h)
 if(GPUSHMEM_IBVERBS_INCLUDE AND GPUSHMEM_MLX5DV_INCLUDE)
   set(GPUSHMEM_HAVE_IBVERBS ON)
 endif()
+
+# UCX: only its headers at build time; the library (libucp.so.0) is loaded at run time by the ucx transport,
+# so libgpushmem starts without it and a job that needs the network says what to install.
+set(GPUSHMEM_HAVE_UCX OFF)
+find_path(GPUSHMEM_UCX_INCLUDE ucp/api/ucp.h DOC "Folder holding UCX's ucp/api/ucp.h")
+if(GPUSHMEM_UCX_INCLUDE)
+  set(GPUSHMEM_HAVE_UCX ON)
+endif()

@@ -22,6 +22,10 @@
 #   -q           quick: small sizes and few iterations (a smoke run, not figures)
 #   -t SECONDS   per-program time limit (default 600)
 #   -p LIST      only these programs (comma-separated names)
+#   -V K         gpushmem's runs spread their PEs over K virtual hosts (gpushmem-vhost): PEs of different
+#                ones reach each other only through UCX (its runs are named gpushmem-<launcher>-vhK-np<N>).
+#                UCX_NET_DEVICES defaults to lo; set UCX_TLS (e.g. tcp,self) to compare with Open MPI on the
+#                same UCX transport (oshrun gets the same UCX_* environment)
 #   -h           this text
 # Environment: MPIRUN (mpirun), OSHCC (oshcc), OSHRUN (oshrun), OSHRUN_ARGS (Open MPI settings for
 # oshrun; default "--mca memory ^patcher", which avoids Open MPI 4.1's crash at shmem_finalize),
@@ -42,6 +46,7 @@ baseline=0
 quick=0
 limit=600
 only=
+vhosts=0
 while [ $# -gt 0 ]; do
   case $1 in
     -B) build=$2; shift 2 ;;
@@ -52,7 +57,8 @@ while [ $# -gt 0 ]; do
     -q) quick=1; shift ;;
     -t) limit=$2; shift 2 ;;
     -p) only=$2; shift 2 ;;
-    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -V) vhosts=$2; shift 2 ;;
+    -h | --help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; break ;;
     *) echo "$me: unknown argument '$1' (try -h)" >&2; exit 64 ;;
   esac
@@ -214,6 +220,11 @@ if [ "$ours" = 1 ]; then
       launch=(env GPUSHMEM_BOOTSTRAP=mpi "${MPIRUN:-mpirun}" "${as_root[@]}" --oversubscribe -np "$np")
     else
       launch=(env -u GPUSHMEM_BOOTSTRAP "$bin/gpushmemrun" -n "$np")
+    fi
+    if [ "$vhosts" -gt 0 ]; then
+      dir=$out/gpushmem-$launcher-vh$vhosts-np$np
+      export UCX_NET_DEVICES=${UCX_NET_DEVICES:-lo}
+      launch+=("$bin/gpushmem-vhost" --hosts "$vhosts" --)
     fi
     for p in "${host_programs[@]}"; do
       selected "$p" || continue

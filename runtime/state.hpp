@@ -37,10 +37,11 @@ struct Runtime {
   // in this process (nullptr: not mapped here), indexed like peer_base.
   heap::DataSegment data;
   std::vector<char *> data_peer_base;
-  bool data_shared = false;  // every PE of this node maps every other's globals
+  bool data_shared = false;      // every PE of this node maps every other's globals
+  bool data_everywhere = false;  // every PE of the job has the same globals: the network reaches them too
   // The GPU symmetric heap (gpu.base == nullptr: host mode, shmem_malloc allocates from the host heap).
   gpu::HeapView gpu;
-  bool all_pes_mapped = false;
+  bool all_pes_mapped = false;  // every PE's host heap is mapped here (no PE needs the network)
   bool oversubscribed = false;  // more PEs on this node than cores this process may run on
   bool error_checks = true;     // compiled in and GPUSHMEM_ERROR_CHECKS
 };

@@ -1,6 +1,7 @@
 // gpushmem-info: what this gpushmem was built with, which bootstrap plugins it finds, the GPUs it sees and
 // how PEs on them reach each other, and every environment variable it reads with its value, default and help.
-// `--markdown` prints the variable table that docs/env.md is generated from (target gpushmem-env-doc).
+// `--markdown` prints the variable table that docs/env.md is generated from (target gpushmem-env-doc);
+// `--peers`, run as the PEs of a job, prints how every PE reaches every other.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -11,6 +12,11 @@
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
+#include "net/net.hpp"
+#include "shmem.h"
+#if GPUSHMEM_BUILT_WITH_UCX
+#include "ucx/ucx_api.hpp"
+#endif
 
 namespace {
 
@@ -57,7 +63,41 @@ void print_build() {
   std::printf("  %-24s %s\n", "GPUSHMEM_WITH_CUDA", on_off(GPUSHMEM_BUILT_WITH_CUDA));
   if (GPUSHMEM_BUILT_WITH_CUDA) std::printf("  %-24s %s\n", "CUDA architectures", GPUSHMEM_INFO_CUDA_ARCHITECTURES);
   std::printf("  %-24s %s\n", "GPUSHMEM_WITH_IBVERBS", on_off(GPUSHMEM_BUILT_WITH_IBVERBS));
+  std::printf("  %-24s %s\n", "GPUSHMEM_WITH_UCX", on_off(GPUSHMEM_BUILT_WITH_UCX));
   std::printf("  %-24s %s\n", "GPUSHMEM_ERROR_CHECKS", on_off(GPUSHMEM_BUILT_WITH_ERROR_CHECKS));
+}
+
+// The network transport: whether UCX loads here, which one.
+void print_network() {
+  std::printf("\nNetwork\n");
+#if GPUSHMEM_BUILT_WITH_UCX
+  std::string why;
+  if (const gpushmem::ucx::Api *api = gpushmem::ucx::load(&why))
+    std::printf("  %-24s UCX %u.%u.%u (%s)\n", "ucx", api->major, api->minor, api->release, api->path.c_str());
+  else
+    std::printf("  %-24s not usable: %s\n", "ucx", why.c_str());
+#else
+  std::printf("  %-24s not built (configure with UCX's headers installed: Debian's libucx-dev)\n", "ucx");
+#endif
+  std::printf("  %-24s %s\n", "peers",
+              "run `mpirun -np N gpushmem-info --peers` to see how each PE reaches the others");
+}
+
+// --peers: run as a PE of a job; every PE prints, in PE order, the transport it uses for every other PE and why.
+int print_peers() {
+  shmem_init();
+  const int me = shmem_my_pe(), n = shmem_n_pes();
+  for (int pe = 0; pe < n; ++pe) {
+    if (pe == me) {
+      std::printf("PE %d of %d (host %s)\n", me, n, gpushmem::net::host_of(me).c_str());
+      for (int peer = 0; peer < n; ++peer)
+        std::printf("  -> PE %-4d %s\n", peer, gpushmem::net::describe(peer).c_str());
+      std::fflush(stdout);
+    }
+    shmem_barrier_all();
+  }
+  shmem_finalize();
+  return 0;
 }
 
 void print_bootstrap() {
@@ -176,10 +216,12 @@ void print_markdown() {
 
 void usage(FILE *to) {
   std::fprintf(to,
-               "usage: gpushmem-info [--env | --markdown | --help]\n"
+               "usage: gpushmem-info [--env | --markdown | --peers | --help]\n"
                "  (no option)  version, build options, bootstrap plugins, GPUs and environment variables\n"
                "  --env        only the environment variables, with value, default, type and help\n"
                "  --markdown   the environment variables as the Markdown table of docs/env.md\n"
+               "  --peers      as one PE of a job (mpirun -np N gpushmem-info --peers): the transport every PE uses\n"
+               "               to reach every other, and why\n"
                "  --help       this text\n");
 }
 
@@ -193,6 +235,8 @@ int main(int argc, char **argv) {
       env_only = true;
     } else if (std::strcmp(argv[i], "--markdown") == 0) {
       markdown = true;
+    } else if (std::strcmp(argv[i], "--peers") == 0) {
+      return print_peers();
     } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
       usage(stdout);
       return 0;
@@ -214,6 +258,7 @@ int main(int argc, char **argv) {
   if (!env_only) {
     print_build();
     print_bootstrap();
+    print_network();
     print_gpus();
   }
   print_env();

@@ -13,7 +13,7 @@ namespace gpushmem::amo {
 // payload. Same-node transfers complete at once, so the _nbi forms are the blocking ones.
 // nelems elements of elem bytes each (1 for the mem forms).
 inline void put_signal(const char *call, void *dest, const void *source, size_t nelems, size_t elem, uint64_t *sig_addr,
-                       uint64_t signal, int sig_op, int pe) {
+                       uint64_t signal, int sig_op, int pe, uint32_t chan = 0) {
   const size_t bytes = api::element_bytes(call, nelems, elem);
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) [[unlikely]]
     fail_bad_sig_op(call, sig_op);
@@ -27,8 +27,16 @@ inline void put_signal(const char *call, void *dest, const void *source, size_t 
                 "(the payload could land after the signal)",
                 static_cast<const void *>(sig_addr), dest, bytes);
   }
+  api::Remote sig = remote_target(call, "sig_addr", sig_addr, pe);
+  if (sig.net) [[unlikely]] {
+    // The transport orders the signal after the payload (a fence between them).
+    api::require_running(call);
+    api::check_local_buffer(call, "source", source, nelems);
+    if (bytes != 0) (void)api::remote_addr(call, "dest", dest, bytes, pe);  // checks the range
+    return net::put_signal(call, chan, pe, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD);
+  }
   rma::put_bytes(call, dest, source, nelems, elem, pe);  // a GPU-heap payload is a synchronous copy: done here too
-  std::atomic_ref<uint64_t> word = remote_word(call, "sig_addr", sig_addr, pe);
+  std::atomic_ref<uint64_t> word = word_at<uint64_t>(sig);
   if (sig_op == SHMEM_SIGNAL_SET)
     word.store(signal, std::memory_order_release);
   else

@@ -51,15 +51,21 @@ inline void check_local_buffer(const char *call, const char *arg, const void *p,
 // PE pe's host heap mapping (load/store) or, with `gpu` set, in its GPU heap mapping (device memory:
 // reach it with gpu::copy, never dereference it on the host). A global variable's copy is host memory;
 // in GPU mode `gpu` is set for it too, because the buffer it is copied from or to may be device memory.
+// With `net` set, PE pe is reached through the network transport (runtime/net): `addr` is then this PE's own
+// symmetric address of the object, which net:: translates.
 struct Remote {
   char *addr;
   bool gpu;
+  bool net = false;
 };
 
 // Names why PE `pe`'s GPU heap is not mapped here and ends the job.
 [[noreturn]] void fail_gpu_unreachable(const char *call, int pe);
 // Checks a GPU-heap address (error checks on) and translates it. Out of line: the host-heap path stays small.
 Remote remote_gpu_addr(const char *call, const char *arg, const char *sym, size_t bytes, int pe);
+// A host-heap address on a PE whose heap is not mapped here: checks that the network reaches pe (always) and
+// returns a net Remote. Out of line: the mapped path stays small.
+Remote remote_net_addr(const char *call, const char *arg, const char *sym, size_t bytes, int pe);
 // The same for a global or static variable (inside rt().data): ends the job when PE pe's copy is not mapped.
 Remote remote_data_addr(const char *call, const char *arg, const char *sym, size_t bytes, int pe);
 // PE pe's copy of the global at `p` (inside rt().data) as mapped here, or nullptr.
@@ -99,14 +105,12 @@ inline Remote remote_addr(const char *call, const char *arg, const void *sym, si
              r.data.size() != 0 ? " nor among its global and static variables" : "",
              r.data.size() != 0 ? ", or a global or static variable" : "");
       }
-      if (r.peer_base[pe] == nullptr) [[unlikely]]
-        fail(call,
-             "PE %d cannot be reached from PE %d: it runs on another node and no network transport is "
-             "available yet",
-             pe, r.my_pe);
     }
   }
-  return {r.peer_base[pe] + (p - r.heap.base()), false};
+  char *peer = r.peer_base[pe];
+  if (peer == nullptr) [[unlikely]]
+    return remote_net_addr(call, arg, p, bytes, pe);
+  return {peer + (p - r.heap.base()), false};
 }
 
 }  // namespace gpushmem::api

@@ -157,8 +157,10 @@ void to_all(const char *call, uint64_t id, T *dest, const T *source, int nreduce
   std::vector<T> result(count);
   std::vector<const T *> in(size_t(a.size));
   coll::psync_barrier(call, a, pSync);
+  std::vector<std::vector<char>> fetched(size_t(a.size));
   for (int j = 0; j < a.size; ++j)
-    in[size_t(j)] = j == a.me ? source : reinterpret_cast<const T *>(coll::peer_ptr(source, a.pe(j)));
+    in[size_t(j)] =
+        j == a.me ? source : reinterpret_cast<const T *>(coll::read_view(source, bytes, a.pe(j), &fetched[size_t(j)]));
   if (count != 0) coll::combine<T, Op>(result.data(), in.data(), a.size, count);
   coll::psync_barrier(call, a, pSync);
   if (count != 0) std::memcpy(static_cast<void *>(dest), result.data(), bytes);

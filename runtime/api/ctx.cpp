@@ -68,8 +68,8 @@ GPUSHMEM_EXPORT void shmem_ctx_destroy(shmem_ctx_t c) {
   api::require_running(call);
   if (c == SHMEM_CTX_INVALID) return;
   if (c == SHMEM_CTX_DEFAULT) api::fail(call, "ctx is SHMEM_CTX_DEFAULT, which cannot be destroyed");
-  (void)ctx::use(call, c);  // destroyed twice, not a context, or another thread's private one
-  sync::quiet_stores();     // the implicit quiet
+  (void)ctx::use(call, c);                  // destroyed twice, not a context, or another thread's private one
+  sync::quiet_channel(call, ctx::chan(c));  // the implicit quiet
   ctx::destroy(c);
 }
 
@@ -78,7 +78,7 @@ GPUSHMEM_EXPORT void shmem_ctx_fence(shmem_ctx_t c) {
   api::require_running(call);
   if (c == SHMEM_CTX_INVALID) return;
   (void)ctx::use(call, c);
-  sync::fence();
+  sync::fence(call, ctx::chan(c));
 }
 
 GPUSHMEM_EXPORT void shmem_ctx_quiet(shmem_ctx_t c) {
@@ -87,5 +87,5 @@ GPUSHMEM_EXPORT void shmem_ctx_quiet(shmem_ctx_t c) {
   if (c == SHMEM_CTX_INVALID) return;
   if (c == SHMEM_CTX_DEFAULT) return sync::quiet_default(call);
   (void)ctx::use(call, c);
-  sync::quiet_stores();
+  sync::quiet_channel(call, ctx::chan(c));
 }

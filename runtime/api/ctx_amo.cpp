@@ -7,7 +7,8 @@
 using namespace gpushmem;
 
 #define GPUSHMEM_CTX_CALL(N, OP) "shmem_ctx_" #N "_" #OP
-#define GPUSHMEM_CTX_PE(N, OP) ctx::world_pe(GPUSHMEM_CTX_CALL(N, OP), ctx, pe)
+// The world PE and the context's network channel: the last two arguments of every template.
+#define GPUSHMEM_CTX_PE(N, OP) ctx::world_pe(GPUSHMEM_CTX_CALL(N, OP), ctx, pe), ctx::chan(ctx)
 
 #define GPUSHMEM_DEFINE_CTX_FETCH_OP(T, N, FETCH, PLAIN, IMPL)                                              \
   GPUSHMEM_EXPORT T shmem_ctx_##N##_##FETCH(shmem_ctx_t ctx, T *dest, T value, int pe) {                    \
@@ -17,7 +18,7 @@ using namespace gpushmem;
     *fetch = amo::IMPL<T>(GPUSHMEM_CTX_CALL(N, FETCH##_nbi), dest, value, GPUSHMEM_CTX_PE(N, FETCH##_nbi)); \
   }                                                                                                         \
   GPUSHMEM_EXPORT void shmem_ctx_##N##_##PLAIN(shmem_ctx_t ctx, T *dest, T value, int pe) {                 \
-    (void)amo::IMPL<T>(GPUSHMEM_CTX_CALL(N, PLAIN), dest, value, GPUSHMEM_CTX_PE(N, PLAIN));                \
+    (void)amo::IMPL<T>(GPUSHMEM_CTX_CALL(N, PLAIN), dest, value, GPUSHMEM_CTX_PE(N, PLAIN), false);         \
   }
 
 #define GPUSHMEM_DEFINE_CTX_AMOX(T, N)                                                                              \
@@ -38,28 +39,28 @@ using namespace gpushmem;
   }
 GPUSHMEM_AMOX_TYPES(GPUSHMEM_DEFINE_CTX_AMOX)
 
-#define GPUSHMEM_DEFINE_CTX_AMO(T, N)                                                                               \
-  GPUSHMEM_EXPORT T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, T value, int pe) {        \
-    return amo::compare_swap<T>(GPUSHMEM_CTX_CALL(N, atomic_compare_swap), dest, cond, value,                       \
-                                GPUSHMEM_CTX_PE(N, atomic_compare_swap));                                           \
-  }                                                                                                                 \
-  GPUSHMEM_EXPORT void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T cond, T value, \
-                                                               int pe) {                                            \
-    *fetch = amo::compare_swap<T>(GPUSHMEM_CTX_CALL(N, atomic_compare_swap_nbi), dest, cond, value,                 \
-                                  GPUSHMEM_CTX_PE(N, atomic_compare_swap_nbi));                                     \
-  }                                                                                                                 \
-  GPUSHMEM_EXPORT T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe) {                            \
-    return amo::fetch_add<T>(GPUSHMEM_CTX_CALL(N, atomic_fetch_inc), dest, static_cast<T>(1),                       \
-                             GPUSHMEM_CTX_PE(N, atomic_fetch_inc));                                                 \
-  }                                                                                                                 \
-  GPUSHMEM_EXPORT void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, int pe) {           \
-    *fetch = amo::fetch_add<T>(GPUSHMEM_CTX_CALL(N, atomic_fetch_inc_nbi), dest, static_cast<T>(1),                 \
-                               GPUSHMEM_CTX_PE(N, atomic_fetch_inc_nbi));                                           \
-  }                                                                                                                 \
-  GPUSHMEM_EXPORT void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe) {                               \
-    (void)amo::fetch_add<T>(GPUSHMEM_CTX_CALL(N, atomic_inc), dest, static_cast<T>(1),                              \
-                            GPUSHMEM_CTX_PE(N, atomic_inc));                                                        \
-  }                                                                                                                 \
+#define GPUSHMEM_DEFINE_CTX_AMO(T, N)                                                                                  \
+  GPUSHMEM_EXPORT T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, T value, int pe) {           \
+    return amo::compare_swap<T>(GPUSHMEM_CTX_CALL(N, atomic_compare_swap), dest, cond, value,                          \
+                                GPUSHMEM_CTX_PE(N, atomic_compare_swap));                                              \
+  }                                                                                                                    \
+  GPUSHMEM_EXPORT void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T cond, T value,    \
+                                                               int pe) {                                               \
+    *fetch = amo::compare_swap<T>(GPUSHMEM_CTX_CALL(N, atomic_compare_swap_nbi), dest, cond, value,                    \
+                                  GPUSHMEM_CTX_PE(N, atomic_compare_swap_nbi));                                        \
+  }                                                                                                                    \
+  GPUSHMEM_EXPORT T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe) {                               \
+    return amo::fetch_add<T>(GPUSHMEM_CTX_CALL(N, atomic_fetch_inc), dest, static_cast<T>(1),                          \
+                             GPUSHMEM_CTX_PE(N, atomic_fetch_inc));                                                    \
+  }                                                                                                                    \
+  GPUSHMEM_EXPORT void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, int pe) {              \
+    *fetch = amo::fetch_add<T>(GPUSHMEM_CTX_CALL(N, atomic_fetch_inc_nbi), dest, static_cast<T>(1),                    \
+                               GPUSHMEM_CTX_PE(N, atomic_fetch_inc_nbi));                                              \
+  }                                                                                                                    \
+  GPUSHMEM_EXPORT void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe) {                                  \
+    (void)amo::fetch_add<T>(GPUSHMEM_CTX_CALL(N, atomic_inc), dest, static_cast<T>(1), GPUSHMEM_CTX_PE(N, atomic_inc), \
+                            false);                                                                                    \
+  }                                                                                                                    \
   GPUSHMEM_DEFINE_CTX_FETCH_OP(T, N, atomic_fetch_add, atomic_add, fetch_add)
 GPUSHMEM_AMO_TYPES(GPUSHMEM_DEFINE_CTX_AMO)
 

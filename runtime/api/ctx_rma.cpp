@@ -10,7 +10,8 @@ using namespace gpushmem;
 
 // NAME: the routine's name without the shmem_ctx_ prefix, as a string.
 #define GPUSHMEM_CTX_CALL(NAME) "shmem_ctx_" NAME
-#define GPUSHMEM_CTX_PE(NAME) ctx::world_pe(GPUSHMEM_CTX_CALL(NAME), ctx, pe)
+// The world PE and the context's network channel: the last two arguments of every template.
+#define GPUSHMEM_CTX_PE(NAME) ctx::world_pe(GPUSHMEM_CTX_CALL(NAME), ctx, pe), ctx::chan(ctx)
 
 #define GPUSHMEM_DEFINE_CTX_BULK(T, N, OP, IMPL)                                                                \
   GPUSHMEM_EXPORT void shmem_ctx_##N##_##OP(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) { \
@@ -24,7 +25,7 @@ using namespace gpushmem;
 #define GPUSHMEM_DEFINE_CTX_TYPED_RMA(T, N)                                           \
   GPUSHMEM_DEFINE_CTX_BULK(T, N, put, put)                                            \
   GPUSHMEM_DEFINE_CTX_BULK(T, N, get, get)                                            \
-  GPUSHMEM_DEFINE_CTX_BULK(T, N, put_nbi, put)                                        \
+  GPUSHMEM_DEFINE_CTX_BULK(T, N, put_nbi, put_nbi)                                    \
   GPUSHMEM_DEFINE_CTX_BULK(T, N, get_nbi, get)                                        \
   GPUSHMEM_DEFINE_CTX_STRIDED(T, N, iput)                                             \
   GPUSHMEM_DEFINE_CTX_STRIDED(T, N, iget)                                             \
@@ -46,15 +47,15 @@ GPUSHMEM_RMA_TYPES(GPUSHMEM_DEFINE_CTX_TYPED_RMA)
                                          ptrdiff_t sst, size_t nelems, int pe) {                          \
     rma::OP<(S) / 8>(GPUSHMEM_CTX_CALL(#OP #S), dest, source, dst, sst, nelems, GPUSHMEM_CTX_PE(#OP #S)); \
   }
-#define GPUSHMEM_DEFINE_CTX_SIZED_RMA(S)                      \
-  GPUSHMEM_DEFINE_CTX_BYTES(put##S, (S) / 8, put_bytes)       \
-  GPUSHMEM_DEFINE_CTX_BYTES(get##S, (S) / 8, get_bytes)       \
-  GPUSHMEM_DEFINE_CTX_BYTES(put##S##_nbi, (S) / 8, put_bytes) \
-  GPUSHMEM_DEFINE_CTX_BYTES(get##S##_nbi, (S) / 8, get_bytes) \
-  GPUSHMEM_DEFINE_CTX_SIZED_STRIDED(S, iput)                  \
+#define GPUSHMEM_DEFINE_CTX_SIZED_RMA(S)                          \
+  GPUSHMEM_DEFINE_CTX_BYTES(put##S, (S) / 8, put_bytes)           \
+  GPUSHMEM_DEFINE_CTX_BYTES(get##S, (S) / 8, get_bytes)           \
+  GPUSHMEM_DEFINE_CTX_BYTES(put##S##_nbi, (S) / 8, put_bytes_nbi) \
+  GPUSHMEM_DEFINE_CTX_BYTES(get##S##_nbi, (S) / 8, get_bytes)     \
+  GPUSHMEM_DEFINE_CTX_SIZED_STRIDED(S, iput)                      \
   GPUSHMEM_DEFINE_CTX_SIZED_STRIDED(S, iget)
 GPUSHMEM_RMA_SIZES(GPUSHMEM_DEFINE_CTX_SIZED_RMA)
 GPUSHMEM_DEFINE_CTX_BYTES(putmem, 1, put_bytes)
 GPUSHMEM_DEFINE_CTX_BYTES(getmem, 1, get_bytes)
-GPUSHMEM_DEFINE_CTX_BYTES(putmem_nbi, 1, put_bytes)
+GPUSHMEM_DEFINE_CTX_BYTES(putmem_nbi, 1, put_bytes_nbi)
 GPUSHMEM_DEFINE_CTX_BYTES(getmem_nbi, 1, get_bytes)

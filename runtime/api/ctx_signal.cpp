@@ -13,7 +13,7 @@ using namespace gpushmem;
   GPUSHMEM_EXPORT void shmem_ctx_##NAME(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, \
                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {      \
     amo::put_signal(GPUSHMEM_CTX_CALL(#NAME), dest, source, nelems, ELEM, sig_addr, signal, sig_op,     \
-                    ctx::world_pe(GPUSHMEM_CTX_CALL(#NAME), ctx, pe));                                  \
+                    ctx::world_pe(GPUSHMEM_CTX_CALL(#NAME), ctx, pe), ctx::chan(ctx));                  \
   }
 GPUSHMEM_DEFINE_CTX_BYTES_SIGNAL(putmem_signal, 1)
 GPUSHMEM_DEFINE_CTX_BYTES_SIGNAL(putmem_signal_nbi, 1)
@@ -26,7 +26,7 @@ GPUSHMEM_RMA_SIZES(GPUSHMEM_DEFINE_CTX_SIZED_SIGNAL)
   GPUSHMEM_EXPORT void shmem_ctx_##N##_##OP(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,         \
                                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {        \
     amo::put_signal(GPUSHMEM_CTX_CALL(#N "_" #OP), dest, source, nelems, sizeof(T), sig_addr, signal, sig_op, \
-                    ctx::world_pe(GPUSHMEM_CTX_CALL(#N "_" #OP), ctx, pe));                                   \
+                    ctx::world_pe(GPUSHMEM_CTX_CALL(#N "_" #OP), ctx, pe), ctx::chan(ctx));                   \
   }
 #define GPUSHMEM_DEFINE_CTX_TYPED_SIGNAL(T, N)           \
   GPUSHMEM_DEFINE_CTX_TYPED_SIGNAL_ONE(T, N, put_signal) \

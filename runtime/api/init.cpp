@@ -12,6 +12,7 @@
 #include "ctx/ctx_table.hpp"
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
+#include "net/net.hpp"
 #include "shmemx.h"
 #include "sync/barrier.hpp"
 #include "sync/wait.hpp"
@@ -51,7 +52,10 @@ void share_globals(const char *call, const std::vector<uint64_t> &all) {
   Runtime &r = rt();
   r.data_peer_base.assign(r.n_pes, nullptr);
   const uint64_t mine = r.data.fingerprint();
-  bool same = mine != 0;
+  bool everywhere = mine != 0;
+  for (uint64_t theirs : all) everywhere = everywhere && theirs == mine;
+  r.data_everywhere = everywhere;
+  bool same = mine != 0 && net::p2p_allowed();
   for (int pe : r.topology.local_pes) same = same && all[pe] == mine;
   if (!same) {
     if (mine != 0) r.data_peer_base[r.my_pe] = r.data.start();
@@ -77,6 +81,8 @@ void print_banner() {
   if (e.SHMEM_INFO) {
     for (const env::Var &v : env::table())
       std::printf("  %-30s = %-10s  %s\n", v.name, env::value_text(v).c_str(), v.help);
+    std::printf("  how PE %d reaches each PE:\n", rt().my_pe);
+    for (int pe = 0; pe < rt().n_pes; ++pe) std::printf("    PE %-4d %s\n", pe, net::describe(pe).c_str());
   }
   std::fflush(stdout);
 }
@@ -191,23 +197,26 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   if (r.heap.create(heap::kInternalAreaBytes + heap_bytes, team::tail_bytes(r.n_pes)) != Status::ok)
     init_failed(call, "cannot create the symmetric heap");
   if (r.channel.connect(b, r.topology) != Status::ok) init_failed(call, "cannot connect to the node's other PEs");
-  std::vector<char *> local_bases;
-  if (r.heap.map_peers(r.channel, r.topology.local_rank, &local_bases) != Status::ok)
-    init_failed(call, "cannot map the heaps of the node's other PEs");
   r.peer_base.assign(r.n_pes, nullptr);
-  for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
+  r.peer_base[r.my_pe] = r.heap.base();
+  // GPUSHMEM_TRANSPORTS without p2p: the node's PEs keep their sockets (liveness, global exit) but map
+  // nothing of each other, so every byte between them goes through the network.
+  if (net::p2p_allowed()) {
+    std::vector<char *> local_bases;
+    if (r.heap.map_peers(r.channel, r.topology.local_rank, &local_bases) != Status::ok)
+      init_failed(call, "cannot map the heaps of the node's other PEs");
+    for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
+  }
   share_globals(call, globals);
-  r.all_pes_mapped = r.topology.local_size == r.n_pes;
+  r.all_pes_mapped = true;
+  for (char *base : r.peer_base) r.all_pes_mapped = r.all_pes_mapped && base != nullptr;
+  // Every PE the mappings do not reach goes through the network transport (collective over the job).
+  if (net::init(call, r.data_everywhere) != Status::ok) init_failed(call, "cannot reach every PE (the cause is above)");
   team::init();
   // Count the node's CPUs, not this process's affinity: launchers bind each PE to one core.
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   int usable_cpus = online > 0 ? static_cast<int>(online) : 1;
   r.oversubscribed = r.topology.local_size > usable_cpus;
-  if (!r.all_pes_mapped)
-    GPUSHMEM_LOG_WARN(log::Subsys::init,
-                      "%s: %d of %d PEs run on other nodes; they cannot be reached until a network "
-                      "transport is added (shmem_pe_accessible reports 0 for them)",
-                      call, r.n_pes - r.topology.local_size, r.n_pes);
   // GPU mode when every PE has a usable GPU: shmem_malloc then allocates from the GPU heap, which grows in
   // chunks, so the allocator starts with what is mapped now.
   if (gpu::init(call, heap_bytes) != Status::ok)
@@ -272,17 +281,22 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   sync::barrier_all("shmem_finalize");  // completes this PE's RMA too: host puts complete at the barrier's fence
   team::check_pending();                // every PE's last broadcast pushes have landed (the barrier)
   r.channel.say_goodbye(true);
+  ctx::finalize();  // contexts still alive end with the library (their network operations complete first)
+  // Peers on other nodes close their endpoints once past the next barrier: that is no longer an error.
+  net::prepare_finalize();
   r.phase.store(static_cast<int>(Phase::finalized), std::memory_order_release);
-  ctx::finalize();  // contexts still alive end with the library
   gpushmem_bootstrap_t *b = &r.bootstrap.table;
   // Every PE has said goodbye before any closes its sockets, so none mistakes the close for a crash.
   int rc = b->barrier(b);
+  // Nobody uses the network any more (every PE is past its last barrier_all).
+  net::finalize();
   // Every PE has drained its GPU before that barrier: nobody uses a GPU heap any more.
   gpu::finalize();
   team::finalize();
   r.channel.close();
   r.data_peer_base.assign(r.data_peer_base.size(), nullptr);
   r.data_shared = false;
+  r.data_everywhere = false;
   r.data.destroy();
   r.heap.destroy();
   r.peer_base.clear();

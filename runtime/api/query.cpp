@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "api/api_common.hpp"
+#include "net/net.hpp"
 #include "shmem.h"
 
 using namespace gpushmem;
@@ -35,7 +36,8 @@ GPUSHMEM_EXPORT int shmem_pe_accessible(int pe) {
   Runtime &r = rt();
   if (pe < 0 || pe >= r.n_pes) return 0;
   if (r.gpu.base != nullptr) return r.gpu.peer_base[pe] != nullptr ? 1 : 0;
-  return r.peer_base[pe] != nullptr ? 1 : 0;
+  // Through the network is accessible too: every RMA, AMO and collective reaches it.
+  return r.peer_base[pe] != nullptr || net::kind(pe) == net::Kind::network ? 1 : 0;
 }
 
 namespace {
@@ -63,7 +65,13 @@ char *peer_address(const void *addr, int pe) {
 
 GPUSHMEM_EXPORT int shmem_addr_accessible(const void *addr, int pe) {
   api::require_running("shmem_addr_accessible");
-  return peer_address(addr, pe) != nullptr ? 1 : 0;
+  if (peer_address(addr, pe) != nullptr) return 1;
+  // A host-heap address (or a global everybody shares) on a PE reached through the network.
+  Runtime &r = rt();
+  if (r.gpu.base != nullptr || net::kind(pe) != net::Kind::network) return 0;
+  const char *p = static_cast<const char *>(addr);
+  if (r.data.contains(p, 1)) return r.data_everywhere ? 1 : 0;
+  return p >= r.heap.base() + heap::kInternalAreaBytes && p < r.heap.base() + r.heap.size() ? 1 : 0;
 }
 
 GPUSHMEM_EXPORT void *shmem_ptr(const void *dest, int pe) {

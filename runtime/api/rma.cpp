@@ -13,7 +13,7 @@ GPUSHMEM_EXPORT void shmem_getmem(void *dest, const void *source, size_t nelems,
 // Load/store transfers finish at once, so the non-blocking forms are the blocking ones; quiet still
 // provides the remote-visibility fence they need.
 GPUSHMEM_EXPORT void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
-  rma::put_bytes("shmem_putmem_nbi", dest, source, nelems, 1, pe);
+  rma::put_bytes_nbi("shmem_putmem_nbi", dest, source, nelems, 1, pe);
 }
 GPUSHMEM_EXPORT void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
   rma::get_bytes("shmem_getmem_nbi", dest, source, nelems, 1, pe);
@@ -27,7 +27,7 @@ GPUSHMEM_EXPORT void shmem_getmem_nbi(void *dest, const void *source, size_t nel
     rma::get_bytes("shmem_get" #S, dest, source, nelems, S / 8, pe);                               \
   }                                                                                                \
   GPUSHMEM_EXPORT void shmem_put##S##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-    rma::put_bytes("shmem_put" #S "_nbi", dest, source, nelems, S / 8, pe);                        \
+    rma::put_bytes_nbi("shmem_put" #S "_nbi", dest, source, nelems, S / 8, pe);                    \
   }                                                                                                \
   GPUSHMEM_EXPORT void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
     rma::get_bytes("shmem_get" #S "_nbi", dest, source, nelems, S / 8, pe);                        \

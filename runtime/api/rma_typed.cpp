@@ -12,7 +12,7 @@ using namespace gpushmem;
     rma::get<T>("shmem_" #N "_get", dest, source, nelems, pe);                                \
   }                                                                                           \
   GPUSHMEM_EXPORT void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe) { \
-    rma::put<T>("shmem_" #N "_put_nbi", dest, source, nelems, pe);                            \
+    rma::put_nbi<T>("shmem_" #N "_put_nbi", dest, source, nelems, pe);                        \
   }                                                                                           \
   GPUSHMEM_EXPORT void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe) { \
     rma::get<T>("shmem_" #N "_get_nbi", dest, source, nelems, pe);                            \

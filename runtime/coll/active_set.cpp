@@ -10,14 +10,17 @@
 namespace gpushmem::coll {
 
 void psync_barrier(const char *call, const api::ActiveSet &a, long *pSync) {
-  // Publishes this PE's stores (and completes its puts on this path) before anyone leaves.
+  // Publishes this PE's stores (and completes its puts on this path, the network's too) before anyone leaves.
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (net::active() != nullptr) [[unlikely]]
+    net::quiet(call, transport::Transport::kAllChannels);
   if (a.size == 1) return;
   for (int k = 0, dist = 1; dist < a.size; ++k, dist <<= 1) {
     const int to = a.pe((a.me + dist) % a.size);
     const int from = a.pe((a.me - dist + a.size) % a.size);
     // Release: this PE's earlier stores are visible to `to` once it sees the arrival.
-    std::atomic_ref<long>(*reinterpret_cast<long *>(peer_ptr(&pSync[k], to))).fetch_add(1, std::memory_order_release);
+    static_assert(sizeof(long) == sizeof(uint64_t), "pSync words are 64-bit (LP64)");
+    add(reinterpret_cast<uint64_t *>(&pSync[k]), 1, to);
     std::atomic_ref<long> mine(pSync[k]);
     if (mine.load(std::memory_order_acquire) < 1)
       sync::wait_until([&] { return mine.load(std::memory_order_acquire) >= 1; }, call, from,
@@ -73,8 +76,11 @@ void set_alltoalls(const char *call, const api::ActiveSet &a, void *dest, const 
   char *d = static_cast<char *>(dest);
   const ptrdiff_t block = ptrdiff_t(nelems), esz = ptrdiff_t(elem);
   for (int j = 0; j < a.size && nelems != 0; ++j) {
-    const char *s = j == a.me ? static_cast<const char *>(source) : peer_ptr(source, a.pe(j));
-    strided(d + j * block * dst * esz, dst, s + a.me * block * sst * esz, sst, nelems, elem);
+    const char *s = static_cast<const char *>(source) + a.me * block * sst * esz;
+    if (j == a.me)
+      strided(d + j * block * dst * esz, dst, s, sst, nelems, elem);
+    else
+      get_strided(d + j * block * dst * esz, dst, s, sst, nelems, elem, a.pe(j));
   }
   psync_barrier(call, a, pSync);
 }

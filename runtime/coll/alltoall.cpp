@@ -52,8 +52,7 @@ void alltoalls(Call &c, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t
   for (int i = 1; i < c.n; ++i) {
     const int j = (c.me + i) % c.n;
     c.wait(team::kReady, j);
-    const char *remote = peer_ptr(s, c.t.world_pe(j));
-    strided(dest_block(j), dst, source_block(remote, c.me), sst, nelems, elem);
+    get_strided(dest_block(j), dst, source_block(s, c.me), sst, nelems, elem, c.t.world_pe(j));
     c.signal(team::kDone, j);
   }
   c.wait_all(team::kDone);

@@ -30,10 +30,10 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
         const int j = (c.me + i) % c.n;
         const int pe = c.t.world_pe(j);
         // The receiver's own progress word, read where it lies (acquire: its copy-out is over before we
-        // overwrite the slot); a transport without load/store reach reads it with a get.
+        // overwrite the slot); through the network, with gets.
         if (seq > 2)
-          wait_ge(reinterpret_cast<uint64_t *>(peer_ptr(consumed, pe)), seq - 2, c.call, pe,
-                  "it to copy out an earlier broadcast from the slot this one reuses");
+          wait_remote_ge(consumed, seq - 2, c.call, pe,
+                         "it to copy out an earlier broadcast from the slot this one reuses");
         if (bytes != 0) put(mine, source, bytes, pe);
         c.signal(stage, j);
       }

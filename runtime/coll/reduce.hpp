@@ -104,10 +104,13 @@ void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
   c.signal_all(team::kReady);
   c.wait_all(team::kReady);
   auto lo = [&](int k) { return count * size_t(k) / size_t(c.n); };
-  for (int j = 0; j < c.n; ++j) {
-    const T *base = j == c.me ? source : reinterpret_cast<const T *>(peer_ptr(source, c.t.world_pe(j)));
-    in[size_t(j)] = base + lo(c.me);
-  }
+  // Every member's chunk me, read in place where it is mapped, fetched through the network otherwise.
+  std::vector<std::vector<char>> fetched(size_t(c.n));
+  const size_t my_count = lo(c.me + 1) - lo(c.me);
+  for (int j = 0; j < c.n; ++j)
+    in[size_t(j)] = j == c.me ? source + lo(c.me)
+                              : reinterpret_cast<const T *>(read_view(source + lo(c.me), my_count * sizeof(T),
+                                                                      c.t.world_pe(j), &fetched[size_t(j)]));
   combine<T, Op>(dest + lo(c.me), in.data(), c.n, lo(c.me + 1) - lo(c.me));
   c.signal_all(team::kReduced);
   for (int i = 1; i < c.n; ++i) {

@@ -1,23 +1,31 @@
 // The only operations the collective algorithms use to reach other PEs: put, get, signal (a 64-bit flag set
-// with release order after the caller's earlier puts to that PE), a local wait on a signal, and the optional
-// direct pointer. Written once over this interface, the algorithms run on any transport that provides it and
-// can be reused from device code with a device implementation of the same five calls.
+// with release order after the caller's earlier puts to that PE), a local wait on a signal, a wait on a word
+// of another PE, and the optional direct pointer. Written once over this interface, the algorithms run on
+// any transport that provides it and can be reused from device code with a device implementation of the
+// same calls.
 //
-// Today's implementation: node-local PEs, loads and stores through the peer mappings of the host heap
-// (runtime/heap). Addresses are symmetric (this PE's address of an object at the same heap offset on every
-// PE); `pe` is a world PE number.
+// Each call dispatches per peer: loads and stores through the node's heap mappings when `pe`'s heap is mapped
+// here (runtime/heap), the network transport otherwise (runtime/net). No algorithm reads a peer's memory
+// without asking peer_ptr first. Addresses are symmetric (this PE's address of an object at the same heap
+// offset on every PE); `pe` is a world PE number.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "api/api_common.hpp"
+#include "coll/strided_copy.hpp"
+#include "net/net.hpp"
 #include "state.hpp"
 #include "sync/wait.hpp"
 
 namespace gpushmem::coll {
+
+// The name network failures inside a collective's plumbing report.
+inline constexpr const char *kCollCall = "a collective";
 
 // An address through which this PE's loads and stores reach `sym` on PE `pe`, or nullptr (a transport
 // without load/store reach). The algorithms that read peers' buffers in place ask for it first.
@@ -31,21 +39,42 @@ inline char *peer_ptr(const void *sym, int pe) {
 }
 
 // Copies n bytes from local `src` to symmetric `dest` on `pe`. Complete (visible to `pe`) once a later
-// signal to `pe` is visible.
+// signal to `pe` is visible; `src` may be reused at return.
 inline void put(void *sym_dest, const void *src, size_t n, int pe) {
-  std::memcpy(peer_ptr(sym_dest, pe), src, n);
+  if (char *p = peer_ptr(sym_dest, pe); p != nullptr) [[likely]] {
+    std::memcpy(p, src, n);
+    return;
+  }
+  net::put(kCollCall, 0, pe, sym_dest, src, n, false);
 }
 
 // Copies n bytes from symmetric `src` on `pe` to local `dst`; complete on return.
 inline void get(void *dst, const void *sym_src, size_t n, int pe) {
-  std::memcpy(dst, peer_ptr(sym_src, pe), n);
+  if (const char *p = peer_ptr(sym_src, pe); p != nullptr) [[likely]] {
+    std::memcpy(dst, p, n);
+    return;
+  }
+  net::get(kCollCall, 0, pe, dst, sym_src, n);
 }
 
 // Sets the 64-bit symmetric word `sym_sig` on `pe` to `value` after every earlier put of this PE to `pe`
 // (release: a PE that sees the value sees the data).
 inline void signal(uint64_t *sym_sig, uint64_t value, int pe) {
-  std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(peer_ptr(sym_sig, pe)))
-      .store(value, std::memory_order_release);
+  if (char *p = peer_ptr(sym_sig, pe); p != nullptr) [[likely]] {
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(p)).store(value, std::memory_order_release);
+    return;
+  }
+  // The transport's put-with-signal without payload: fenced after the earlier puts, then the word set.
+  net::put_signal(kCollCall, 0, pe, sym_sig, nullptr, 0, sym_sig, value, false);
+}
+
+// Adds `value` to the 64-bit symmetric word `sym` on `pe` after this PE's earlier stores (release).
+inline void add(uint64_t *sym, uint64_t value, int pe) {
+  if (char *p = peer_ptr(sym, pe); p != nullptr) [[likely]] {
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(p)).fetch_add(value, std::memory_order_release);
+    return;
+  }
+  net::amo(kCollCall, 0, pe, sym, transport::AmoOp::add, sizeof(uint64_t), value, 0, nullptr);
 }
 
 // Waits until this PE's signal word `local_sig` is >= value (acquire: the data sent before it is visible).
@@ -54,6 +83,43 @@ inline void wait_ge(const uint64_t *local_sig, uint64_t value, const char *call,
   std::atomic_ref<uint64_t> w(*const_cast<uint64_t *>(local_sig));
   if (w.load(std::memory_order_acquire) >= value) return;
   sync::wait_until([&] { return w.load(std::memory_order_acquire) >= value; }, call, pe, what);
+}
+
+// Waits until PE pe's copy of the 64-bit symmetric word `sym` is >= value: an acquire load where it is
+// mapped, repeated gets through the network otherwise.
+inline void wait_remote_ge(const uint64_t *sym, uint64_t value, const char *call, int pe, const char *what) {
+  if (const char *p = peer_ptr(sym, pe); p != nullptr) [[likely]]
+    return wait_ge(reinterpret_cast<const uint64_t *>(p), value, call, pe, what);
+  sync::wait_until(
+      [&] {
+        uint64_t seen = 0;
+        net::get(call, 0, pe, &seen, sym, sizeof seen);
+        return seen >= value;
+      },
+      call, pe, what);
+}
+
+// `bytes` bytes of PE pe's copy of symmetric `sym`, readable here: its mapping, or a copy fetched into
+// `scratch` through the network (valid until `scratch` changes).
+inline const char *read_view(const void *sym, size_t bytes, int pe, std::vector<char> *scratch) {
+  if (const char *p = peer_ptr(sym, pe); p != nullptr) [[likely]]
+    return p;
+  scratch->resize(bytes);
+  if (bytes != 0) net::get(kCollCall, 0, pe, scratch->data(), sym, bytes);
+  return scratch->data();
+}
+
+// nelems elements of `elem` bytes from PE pe's symmetric `sym_src` (stride sst elements) into local `d`
+// (stride dst elements).
+inline void get_strided(char *d, ptrdiff_t dst, const char *sym_src, ptrdiff_t sst, size_t nelems, size_t elem,
+                        int pe) {
+  if (nelems == 0) return;
+  if (const char *p = peer_ptr(sym_src, pe); p != nullptr) [[likely]]
+    return strided(d, dst, p, sst, nelems, elem);
+  std::vector<char> span;
+  const size_t extent = (nelems - 1) * size_t(sst) * elem + elem;
+  const char *view = read_view(sym_src, extent, pe, &span);
+  strided(d, dst, view, sst, nelems, elem);
 }
 
 }  // namespace gpushmem::coll

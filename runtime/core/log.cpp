@@ -36,7 +36,8 @@ struct SubsysName {
 };
 constexpr SubsysName kSubsysNames[] = {
     {"init", Subsys::init}, {"bootstrap", Subsys::bootstrap}, {"heap", Subsys::heap}, {"rma", Subsys::rma},
-    {"sync", Subsys::sync}, {"node", Subsys::node},           {"env", Subsys::env},   {"all", Subsys::all}};
+    {"sync", Subsys::sync}, {"node", Subsys::node},           {"env", Subsys::env},   {"net", Subsys::net},
+    {"all", Subsys::all}};
 
 unsigned parse_subsystems(const char *text) {
   if (text == nullptr || *text == '\0') return static_cast<unsigned>(Subsys::all);

@@ -15,6 +15,7 @@ enum class Subsys : unsigned {
   sync = 1u << 4,
   node = 1u << 5,
   env = 1u << 6,
+  net = 1u << 7,  // network transports (transports/ucx)
   all = ~0u
 };
 

@@ -1,5 +1,7 @@
 #include "ctx/ctx_table.hpp"
 
+#include "net/net.hpp"
+
 #include <mutex>
 #include <new>
 #include <vector>
@@ -79,12 +81,13 @@ void destroy(shmem_ctx_t ctx) {
 }
 
 int destroy_team_contexts(shmem_team_t team) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // their implicit quiet (every operation is complete)
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // their implicit quiet: the stores are complete...
   std::lock_guard<std::mutex> lock(g_mu);
   int destroyed = 0;
   for (uint32_t index = 1; index < g_next; ++index) {
     Slot &slot = slot_at(index);
     if ((slot.generation.load(std::memory_order_relaxed) & 1u) != 0 && slot.team.handle == team) {
+      net::quiet("shmem_team_destroy", index);  // ...and so are its network operations
       bump(slot);
       slot.team = Team{};
       g_free.push_back(index);

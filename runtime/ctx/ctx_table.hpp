@@ -101,6 +101,12 @@ inline Slot &use(const char *call, shmem_ctx_t ctx) {
 
 // The world PE number of `pe` in the context's team (team-relative numbering), range-checked against the
 // team when error checks are on. World contexts pass pe through (api::remote_addr checks it).
+// The network channel of a context (its ordering and quiet domain in transports/): the slot index, 0 for
+// SHMEM_CTX_DEFAULT. Only meaningful for a handle world_pe or use accepted.
+inline uint32_t chan(shmem_ctx_t ctx) {
+  return static_cast<uint32_t>(bits(ctx));
+}
+
 inline int world_pe(const char *call, shmem_ctx_t ctx, int pe) {
   if (bits(ctx) == kDefaultHandle) {
     api::require_running(call);

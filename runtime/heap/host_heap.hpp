@@ -31,6 +31,8 @@ class HostHeap {
   char *base() const { return base_; }
   uint64_t size() const { return size_; }
   InternalArea *internal() const { return reinterpret_cast<InternalArea *>(base_); }
+  // The whole mapping: size() plus the runtime tail (what a network transport registers).
+  uint64_t mapped_bytes() const { return mapped_; }
 
  private:
   int fd_ = -1;

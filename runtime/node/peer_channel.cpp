@@ -101,8 +101,11 @@ Status PeerChannel::connect(gpushmem_bootstrap_t *boot, const Topology &topo) {
     GPUSHMEM_LOG_ERROR(log::Subsys::node, "shmem_init: broadcast of the node key failed (bootstrap %s)", boot->name);
     return Status::bootstrap_error;
   }
-  char key_hex[2 * kKeyBytes + 1];
+  // The job key, then the node's number: virtual hosts (GPUSHMEM_HOSTNAME) on one machine share its socket
+  // namespace, so each node's names must differ from another's.
+  char key_hex[2 * kKeyBytes + 16];
   for (int i = 0; i < kKeyBytes; ++i) std::snprintf(key_hex + 2 * i, 3, "%02x", key[i]);
+  std::snprintf(key_hex + 2 * kKeyBytes, 16, "/%d", topo.node_of[static_cast<size_t>(boot->rank)]);
 
   int listen_fd = -1;
   if (n > 1) {

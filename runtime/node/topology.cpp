@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "env/env.hpp"
+
 namespace gpushmem::node {
 namespace {
 
@@ -14,6 +16,10 @@ constexpr size_t kIdentityBytes = 128;
 }  // namespace
 
 void host_identity(char *buf, size_t len) {
+  if (const std::string &forced = env::get().GPUSHMEM_HOSTNAME; !forced.empty()) {
+    std::snprintf(buf, len, "%s", forced.c_str());
+    return;
+  }
   char host[64] = {0};
   gethostname(host, sizeof host - 1);
   char boot_id[48] = {0};
@@ -60,6 +66,7 @@ Status discover(gpushmem_bootstrap_t *boot, Topology *out) {
   t.local_rank = t.local_index_of[boot->rank];
   t.local_size = static_cast<int>(t.local_pes.size());
   t.n_nodes = static_cast<int>(nodes.size());
+  t.node_names = nodes;
   *out = std::move(t);
   return Status::ok;
 }

@@ -8,6 +8,7 @@
 
 #include "api/api_common.hpp"
 #include "gpu/gpu.hpp"
+#include "net/net.hpp"
 
 namespace gpushmem::rma {
 
@@ -18,9 +19,12 @@ inline void gpu_copy(const char *call, void *dst, const void *src, size_t bytes)
 }
 
 // Puts and gets are complete locally when they return. Host-heap stores are visible remotely after the next
-// quiet's fence; GPU-heap copies are already complete (synchronous), quiet only waits for the stream.
+// quiet's fence; GPU-heap copies are already complete (synchronous), quiet only waits for the stream. A PE
+// reached through the network gets the transport's put (complete locally on return; `nbi`: the source stays
+// in use until the next quiet of `chan`) and get (complete on return).
 // nelems elements of elem bytes each (1 for the mem forms).
-inline void put_bytes(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe) {
+inline void put_bytes(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe,
+                      uint32_t chan = 0, bool nbi = false) {
   api::require_running(call);
   const size_t bytes = api::element_bytes(call, nelems, elem);
   if (bytes == 0) return api::check_pe_range(call, pe);
@@ -28,10 +32,18 @@ inline void put_bytes(const char *call, void *dest, const void *source, size_t n
   api::Remote remote = api::remote_addr(call, "dest", dest, bytes, pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy(call, remote.addr, source, bytes);
+  if (remote.net) [[unlikely]]
+    return net::put(call, chan, pe, dest, source, bytes, nbi);
   std::memcpy(remote.addr, source, bytes);
 }
 
-inline void get_bytes(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe) {
+inline void put_bytes_nbi(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe,
+                          uint32_t chan = 0) {
+  put_bytes(call, dest, source, nelems, elem, pe, chan, true);
+}
+
+inline void get_bytes(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int pe,
+                      uint32_t chan = 0) {
   api::require_running(call);
   const size_t bytes = api::element_bytes(call, nelems, elem);
   if (bytes == 0) return api::check_pe_range(call, pe);
@@ -39,35 +51,47 @@ inline void get_bytes(const char *call, void *dest, const void *source, size_t n
   api::Remote remote = api::remote_addr(call, "source", source, bytes, pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy(call, dest, remote.addr, bytes);
+  if (remote.net) [[unlikely]]
+    return net::get(call, chan, pe, dest, source, bytes);
   std::memcpy(dest, remote.addr, bytes);
 }
 
 template <class T>
-void put(const char *call, T *dest, const T *source, size_t nelems, int pe) {
-  put_bytes(call, dest, source, nelems, sizeof(T), pe);
+void put(const char *call, T *dest, const T *source, size_t nelems, int pe, uint32_t chan = 0) {
+  put_bytes(call, dest, source, nelems, sizeof(T), pe, chan);
 }
 
 template <class T>
-void get(const char *call, T *dest, const T *source, size_t nelems, int pe) {
-  get_bytes(call, dest, source, nelems, sizeof(T), pe);
+void put_nbi(const char *call, T *dest, const T *source, size_t nelems, int pe, uint32_t chan = 0) {
+  put_bytes(call, dest, source, nelems, sizeof(T), pe, chan, true);
 }
 
 template <class T>
-void p(const char *call, T *dest, T value, int pe) {
+void get(const char *call, T *dest, const T *source, size_t nelems, int pe, uint32_t chan = 0) {
+  get_bytes(call, dest, source, nelems, sizeof(T), pe, chan);
+}
+
+template <class T>
+void p(const char *call, T *dest, T value, int pe, uint32_t chan = 0) {
   api::require_running(call);
   api::Remote remote = api::remote_addr(call, "dest", dest, sizeof(T), pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy(call, remote.addr, &value, sizeof(T));
+  if (remote.net) [[unlikely]]
+    return net::put(call, chan, pe, dest, &value, sizeof(T), false);
   *reinterpret_cast<T *>(remote.addr) = value;
 }
 
 template <class T>
-T g(const char *call, const T *source, int pe) {
+T g(const char *call, const T *source, int pe, uint32_t chan = 0) {
   api::require_running(call);
   api::Remote remote = api::remote_addr(call, "source", source, sizeof(T), pe);
-  if (remote.gpu) [[unlikely]] {
+  if (remote.gpu || remote.net) [[unlikely]] {
     T value;
-    gpu_copy(call, &value, remote.addr, sizeof(T));
+    if (remote.net)
+      net::get(call, chan, pe, &value, source, sizeof(T));
+    else
+      gpu_copy(call, &value, remote.addr, sizeof(T));
     return value;
   }
   return *reinterpret_cast<const T *>(remote.addr);

@@ -8,6 +8,7 @@
 
 #include "api/api_common.hpp"
 #include "gpu/gpu.hpp"
+#include "net/net.hpp"
 
 namespace gpushmem::rma {
 
@@ -53,25 +54,49 @@ inline void gpu_copy_strided(const char *call, char *dst, ptrdiff_t dst_stride, 
     api::fail(call, "the strided copy through the GPU failed (the CUDA error is above)");
 }
 
+// Over the network: one put or get per element (a strided target is not one transfer).
 template <size_t Bytes>
-void iput(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {
+void net_iput(const char *call, uint32_t chan, int pe, char *dest, ptrdiff_t dst, const char *src, ptrdiff_t sst,
+              size_t nelems) {
+  for (size_t i = 0; i < nelems; ++i)
+    net::put(call, chan, pe, dest + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(Bytes),
+             src + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(Bytes), Bytes, false);
+}
+template <size_t Bytes>
+void net_iget(const char *call, uint32_t chan, int pe, char *dest, ptrdiff_t dst, const char *src, ptrdiff_t sst,
+              size_t nelems) {
+  for (size_t i = 0; i < nelems; ++i)
+    net::get(call, chan, pe, dest + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(Bytes),
+             src + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(Bytes), Bytes);
+}
+
+template <size_t Bytes>
+void iput(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
+          uint32_t chan = 0) {
   api::require_running(call);
   check_strides(call, dst, sst);
   if (nelems == 0) return;
   api::Remote remote = api::remote_addr(call, "dest", dest, strided_extent(call, "dst", dst, nelems, Bytes), pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy_strided(call, remote.addr, dst, static_cast<const char *>(source), sst, Bytes, nelems);
+  if (remote.net) [[unlikely]]
+    return net_iput<Bytes>(call, chan, pe, static_cast<char *>(dest), dst, static_cast<const char *>(source), sst,
+                           nelems);
   copy_strided<Bytes>(remote.addr, dst, static_cast<const char *>(source), sst, nelems);
 }
 
 template <size_t Bytes>
-void iget(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {
+void iget(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
+          uint32_t chan = 0) {
   api::require_running(call);
   check_strides(call, dst, sst);
   if (nelems == 0) return;
   api::Remote remote = api::remote_addr(call, "source", source, strided_extent(call, "sst", sst, nelems, Bytes), pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy_strided(call, static_cast<char *>(dest), dst, remote.addr, sst, Bytes, nelems);
+  if (remote.net) [[unlikely]]
+    return net_iget<Bytes>(call, chan, pe, static_cast<char *>(dest), dst, static_cast<const char *>(source), sst,
+                           nelems);
   copy_strided<Bytes>(static_cast<char *>(dest), dst, remote.addr, sst, nelems);
 }
 

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "api/api_common.hpp"
+#include "net/net.hpp"
 
 namespace gpushmem::sync {
 
@@ -36,10 +37,12 @@ void report_long_wait(const char *call, int pe, const char *what, double waited_
 }
 
 bool peer_gone(int pe) {
-  return rt().channel.state_of(pe) != node::PeerState::connected;
+  return rt().channel.state_of(pe) != node::PeerState::connected || net::peer_lost(pe);
 }
 
 void fail_peer_gone(const char *call, int pe, const char *what) {
+  if (net::peer_lost(pe))
+    api::fail(call, "PE %d was lost while this PE waits for it (%s): %s", pe, what, net::peer_lost_text(pe).c_str());
   switch (rt().channel.state_of(pe)) {
     case node::PeerState::connected:
       break;

@@ -10,6 +10,7 @@
 
 #include "core/status.hpp"
 #include "env/env.hpp"
+#include "net/net.hpp"
 #include "state.hpp"
 
 namespace gpushmem::sync {
@@ -59,9 +60,15 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const int64_t warn_s = env::get().GPUSHMEM_HANG_WARN;
+  // This thread progresses the network itself from here on: the progress thread steps back.
+  net::WaitScope driving;
   auto next_report = start + std::chrono::seconds(warn_s > 0 ? warn_s : 0);
   for (unsigned spins = 0;; ++spins) {
     if (ready()) return;
+    // Operations aimed at this PE over the network land when its worker progresses (UCX over TCP): the
+    // waiting thread drives it itself rather than wait for the progress thread's wake-up.
+    if (transport::Transport *t = net::active(); t != nullptr) [[unlikely]]
+      t->progress(true);
     // Stay responsive for the first spins, then leave the core to others (oversubscribed nodes).
     if (spins < spin_limit) {
       cpu_relax();

@@ -12,7 +12,8 @@
  *    classic programs write them: on all PEs, and on the even PEs (a set that is not the world team, so
  *    pSync and pWrk are really used);
  *  - a lock that is a global long;
- *  - shmem_ptr / shmem_addr_accessible on a global: the neighbour's copy, written through the pointer;
+ *  - shmem_ptr / shmem_addr_accessible on a global: the neighbour's copy, written through the pointer (on
+ *    another node: no pointer, a put);
  *  - fork(): the child gets private globals (a write there does not reach the parent), and its exit() does
  *    not tell the other PEs that this PE left; after shmem_finalize a child still sees the globals' values.
  * Argument "private" (with GPUSHMEM_SYMMETRIC_DATA=0): globals stay private, shmem_addr_accessible says 0 for
@@ -181,10 +182,18 @@ static void pointers(int me, int npes) {
   const int right = (me + 1) % npes, left = (me + npes - 1) % npes;
   PE_CHECK(shmem_addr_accessible(&counter, right) == 1, "shmem_addr_accessible(global, %d) is not 1", right);
   long *peer = shmem_ptr(&table[1], right);
-  PE_CHECK(peer != NULL, "shmem_ptr(global, %d) is NULL", right);
+  /* Load/store reach only on this node; a neighbour on another (virtual) host gets the value by a put. */
+  const int same_node = shmem_team_translate_pe(SHMEM_TEAM_WORLD, right, SHMEM_TEAM_SHARED) >= 0;
+  if (same_node)
+    PE_CHECK(peer != NULL, "shmem_ptr(global, %d) is NULL", right);
+  else
+    PE_CHECK(peer == NULL, "shmem_ptr(global, %d) is not NULL for a PE of another node", right);
   if (right == me) PE_CHECK(peer == &table[1], "shmem_ptr(global, me) is not the global itself");
   shmem_barrier_all();
-  if (peer != NULL) *peer = 31337L + me;
+  if (peer != NULL)
+    *peer = 31337L + me;
+  else
+    shmem_long_p(&table[1], 31337L + me, right);
   shmem_barrier_all();
   PE_CHECK(table[1] == 31337L + left, "stored through shmem_ptr: expected %ld, got %ld", 31337L + left, table[1]);
 }

@@ -1,8 +1,8 @@
 /*
  * Queries: my_pe / n_pes (argv[1] is the expected number of PEs), pe_accessible, addr_accessible (heap
- * yes, stack and malloc no), shmem_ptr for every PE (all on one node here) with stores through it seen by
- * the owner, info_get_version / info_get_name, and with the argument "thread": shmem_init_thread and
- * shmem_query_thread.
+ * yes, stack and malloc no), shmem_ptr for every PE of this node (SHMEM_TEAM_SHARED) with stores through it
+ * seen by the owner and NULL for PEs of other nodes (virtual hosts), the others then written with shmem_int_p,
+ * info_get_version / info_get_name, and with the argument "thread": shmem_init_thread and shmem_query_thread.
  */
 #include <string.h>
 
@@ -54,15 +54,23 @@ int main(int argc, char **argv) {
   PE_CHECK(shmem_pe_accessible(npes) == 0, "shmem_pe_accessible(n_pes) = 1");
   PE_CHECK(shmem_addr_accessible(heap, npes) == 0, "shmem_addr_accessible(heap, n_pes) = 1");
 
-  /* shmem_ptr: a usable address for every PE of this node (all of them here); stores through it are
-     seen by the owner, and the own PE's pointer is the address itself. */
+  /* shmem_ptr: a usable address for every PE of this node (SHMEM_TEAM_SHARED); stores through it are seen by
+     the owner, and the own PE's pointer is the address itself. PEs of other nodes (virtual hosts) have none:
+     they get the value through the network. */
   for (int i = 0; i < 64; ++i) heap[i] = -1;
   shmem_barrier_all();
   for (int pe = 0; pe < npes; ++pe) {
     int *remote = (int *)shmem_ptr(heap, pe);
-    PE_CHECK(remote != NULL, "shmem_ptr(heap, %d) = NULL with every PE on one node", pe);
+    const int same_node = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+    if (same_node)
+      PE_CHECK(remote != NULL, "shmem_ptr(heap, %d) = NULL for a PE of this node", pe);
+    else
+      PE_CHECK(remote == NULL, "shmem_ptr(heap, %d) = %p for a PE of another node", pe, (void *)remote);
     if (pe == me) PE_CHECK(remote == heap, "shmem_ptr(heap, own PE) = %p, expected %p", (void *)remote, (void *)heap);
-    if (remote != NULL) remote[me] = 1000 + me;
+    if (remote != NULL)
+      remote[me] = 1000 + me;
+    else
+      shmem_int_p(&heap[me], 1000 + me, pe);
   }
   PE_CHECK(shmem_ptr(&on_stack, 0) == NULL, "shmem_ptr(stack address, 0) is not NULL");
   shmem_barrier_all();

@@ -121,6 +121,13 @@ static size_t region(size_t si) {
   return off;
 }
 
+/* How many of n elements the p / g phases move one at a time to `pe`: all of them where `sym` is load/store
+   reachable, at most kElementwiseRemote where each is a network round trip. */
+enum { kElementwiseRemote = 1024 };
+static size_t elementwise_count(size_t n, const void *sym, int pe) {
+  return shmem_ptr(sym, pe) == NULL && n > kElementwiseRemote ? (size_t)kElementwiseRemote : n;
+}
+
 /* Runs `kind` (0..2: put, put_nbi, p; 3..5: get, get_nbi, g) with `ops` for every size. Puts: every PE
    writes its slot of `dst` on every PE. Gets: every PE reads every PE's `src` into its slot of `local`. */
 static void phase(const type_case *t, const rma_ops *ops, int kind, char *src, char *dst, char *local, int salt,
@@ -145,18 +152,26 @@ static void phase(const type_case *t, const rma_ops *ops, int kind, char *src, c
         case 1:
           ops->put_nbi(d, s, n, pe);
           break;
-        case 2:
-          for (size_t i = 0; i < n; ++i) ops->p(d, i, me, salt * 4 + (int)si, pe);
+        case 2: {
+          /* One network round trip per element to a PE this one cannot load and store (another node): the
+             first kElementwiseRemote elements element by element, the rest in bulk. */
+          const size_t m = elementwise_count(n, dst, pe);
+          for (size_t i = 0; i < m; ++i) ops->p(d, i, me, salt * 4 + (int)si, pe);
+          if (m < n) ops->put(d + m * t->size, s + m * t->size, n - m, pe);
           break;
+        }
         case 3:
           ops->get(d, s, n, pe);
           break;
         case 4:
           ops->get_nbi(d, s, n, pe);
           break;
-        case 5:
-          for (size_t i = 0; i < n; ++i) ops->g(d, s, i, pe);
+        case 5: {
+          const size_t m = elementwise_count(n, src, pe);
+          for (size_t i = 0; i < m; ++i) ops->g(d, s, i, pe);
+          if (m < n) ops->get(d + m * t->size, s + m * t->size, n - m, pe);
           break;
+        }
       }
     }
   }

@@ -45,6 +45,13 @@ const char *op_name(Op op) {
 constexpr size_t kSizes[] = {1, 7, 1000, 100000};
 constexpr size_t kTotal = 1 + 7 + 1000 + 100000;
 
+// How many of n elements the p / g ops move one at a time to `pe`: all of them where `sym` is load/store
+// reachable, at most kElementwiseRemote where each is a network round trip.
+constexpr size_t kElementwiseRemote = 1024;
+size_t elementwise_count(size_t n, const void *sym, int pe) {
+  return shmem_ptr(sym, pe) == nullptr && n > kElementwiseRemote ? kElementwiseRemote : n;
+}
+
 constexpr size_t region(size_t si) {
   size_t off = 0;
   for (size_t j = 0; j < si; ++j) off += kSizes[j];
@@ -74,18 +81,26 @@ void run_op(const char *type, Op op, T *src, T *dst, T *local, int salt) {
         case Op::put_nbi:
           shmem_put_nbi(d, s, n, pe);
           break;
-        case Op::p:
-          for (size_t i = 0; i < n; ++i) shmem_p(d + i, pattern<T>(me, i, sa), pe);
+        case Op::p: {
+          // One network round trip per element to a PE this one cannot load and store (another node): the
+          // first kElementwiseRemote elements one by one, the rest in bulk.
+          const size_t m = elementwise_count(n, dst, pe);
+          for (size_t i = 0; i < m; ++i) shmem_p(d + i, pattern<T>(me, i, sa), pe);
+          if (m < n) shmem_put(d + m, s + m, n - m, pe);
           break;
+        }
         case Op::get:
           shmem_get(d, s, n, pe);
           break;
         case Op::get_nbi:
           shmem_get_nbi(d, s, n, pe);
           break;
-        case Op::g:
-          for (size_t i = 0; i < n; ++i) d[i] = shmem_g(s + i, pe);
+        case Op::g: {
+          const size_t m = elementwise_count(n, src, pe);
+          for (size_t i = 0; i < m; ++i) d[i] = shmem_g(s + i, pe);
+          if (m < n) shmem_get(d + m, s + m, n - m, pe);
           break;
+        }
       }
     }
   }

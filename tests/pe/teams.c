@@ -1,12 +1,49 @@
 /*
  * Teams at any PE count: the predefined teams, queries and translation, split_strided (stride 1, 2, negative,
  * a split of a split, non-members), split_2d (rows and columns, short last row), configuration, team_sync,
- * team_ptr, destroy, and slot reuse (many create/destroy cycles; stale handles read as invalid).
+ * team_ptr (NULL for PEs of other nodes), destroy, and slot reuse (many create/destroy cycles; stale handles read as invalid).
  * argv[1] == "exhaust": create teams until the library refuses one, which must fail on every PE alike.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pe_check.h"
+
+/* This PE's node, told apart the way a person would: GPUSHMEM_HOSTNAME (virtual hosts) or the hostname. */
+static char host_key[64];
+
+/* The world PEs that share this PE's node: a block [*start, *start + *size) once every PE's key is known
+   (launchers and gpushmem-vhost place consecutive ranks on one host). */
+static void node_block(int *start, int *size) {
+  static char keys[64 * 64];
+  const int npes = shmem_n_pes();
+  const char *forced = getenv("GPUSHMEM_HOSTNAME");
+  memset(host_key, 0, sizeof host_key);
+  if (forced != NULL && *forced != '\0')
+    snprintf(host_key, sizeof host_key, "%s", forced);
+  else
+    gethostname(host_key, sizeof host_key - 1);
+  char *all = npes <= 64 ? keys : NULL;
+  *start = 0;
+  *size = npes;
+  if (all == NULL) return;
+  char *mine = (char *)shmem_malloc(sizeof host_key);
+  char *gathered = (char *)shmem_malloc(sizeof host_key * (size_t)npes);
+  memcpy(mine, host_key, sizeof host_key);
+  shmem_fcollectmem(SHMEM_TEAM_WORLD, gathered, mine, sizeof host_key);
+  memcpy(all, gathered, sizeof host_key * (size_t)npes);
+  int first = -1, count = 0;
+  for (int pe = 0; pe < npes; ++pe)
+    if (strcmp(all + (size_t)pe * sizeof host_key, host_key) == 0) {
+      if (first < 0) first = pe;
+      ++count;
+    }
+  *start = first;
+  *size = count;
+  shmem_free(gathered);
+  shmem_free(mine);
+}
 
 /* Checks that `team` holds world PEs start, start+stride, ... (size of them) and that this PE's place fits. */
 static void check_team(shmem_team_t team, int start, int stride, int size, const char *what) {
@@ -80,12 +117,15 @@ int main(int argc, char **argv) {
 
   /* Predefined teams. */
   check_team(SHMEM_TEAM_WORLD, 0, 1, npes, "SHMEM_TEAM_WORLD");
-  check_team(SHMEM_TEAM_SHARED, 0, 1, npes, "SHMEM_TEAM_SHARED (one node)");
+  int node_start = 0, node_size = npes;
+  node_block(&node_start, &node_size);
+  check_team(SHMEM_TEAM_SHARED, node_start, 1, node_size, "SHMEM_TEAM_SHARED (the PEs of this node)");
   PE_CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1, "team_my_pe(INVALID) is not -1");
   PE_CHECK(shmem_team_n_pes(SHMEM_TEAM_INVALID) == -1, "team_n_pes(INVALID) is not -1");
   PE_CHECK(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD) == -1, "translate from INVALID");
   PE_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_INVALID) == -1, "translate to INVALID");
-  PE_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, SHMEM_TEAM_SHARED) == me, "translate world -> shared");
+  PE_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, SHMEM_TEAM_SHARED) == me - node_start,
+           "translate world -> shared");
   PE_CHECK(shmem_team_ptr(SHMEM_TEAM_INVALID, NULL, 0) == NULL, "team_ptr(INVALID) is not NULL");
   shmem_team_config_t cfg = {.num_contexts = 99};
   PE_CHECK(shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, &cfg) == 0 && cfg.num_contexts == 0,
@@ -99,6 +139,10 @@ int main(int argc, char **argv) {
   shmem_barrier_all();
   for (int pe = 0; pe < npes; ++pe) {
     int *p = (int *)shmem_team_ptr(SHMEM_TEAM_WORLD, word, pe);
+    if (pe < node_start || pe >= node_start + node_size) {
+      PE_CHECK(p == NULL, "team_ptr(WORLD, word, %d) is not NULL for a PE of another node", pe);
+      continue;
+    }
     PE_CHECK(p != NULL && *p == pe, "team_ptr(WORLD, word, %d) reads %d, expected %d", pe, p ? *p : -1, pe);
   }
 
@@ -116,6 +160,10 @@ int main(int argc, char **argv) {
     /* team_ptr with team numbering: member i is world PE 2i. */
     for (int i = 0; i < even_size; ++i) {
       int *p = (int *)shmem_team_ptr(even, word, i);
+      if (2 * i < node_start || 2 * i >= node_start + node_size) {
+        PE_CHECK(p == NULL, "team_ptr(even, word, %d) is not NULL for a PE of another node", i);
+        continue;
+      }
       PE_CHECK(p != NULL && *p == 2 * i, "team_ptr(even, word, %d) reads %d, expected %d", i, p ? *p : -1, 2 * i);
     }
     /* A split of a split: members 1.. of the even team (world 2, 4, ...). */

@@ -1,0 +1,661 @@
+#include "ucx/ucx_transport.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace gpushmem::ucx {
+
+using transport::AmoOp;
+using transport::Completion;
+using transport::Region;
+using transport::RemoteRef;
+using transport::Token;
+
+namespace {
+
+constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
+constexpr uint16_t kBlobVersion = 1;
+constexpr unsigned kDiscardSlots = 64;
+
+// The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
+struct BlobHeader {
+  uint32_t magic;
+  uint16_t version;
+  uint16_t reserved;
+  uint32_t pe;
+  uint32_t ucx_version;  // major << 16 | minor << 8 | release of the UCX library the PE loaded
+  uint64_t job_key;
+  uint64_t base[transport::kRegions];
+  uint64_t size[transport::kRegions];
+  uint32_t address_bytes;
+  uint32_t rkey_bytes[transport::kRegions];
+};
+
+const char *region_name(Region r) {
+  return r == Region::heap ? "symmetric heap" : "global variables";
+}
+
+}  // namespace
+
+struct UcxTransport::Peer {
+  bool wanted = false;
+  std::vector<uint8_t> address;
+  uint64_t base[transport::kRegions] = {};
+  uint64_t size[transport::kRegions] = {};
+  std::vector<uint8_t> rkey[transport::kRegions];
+  std::atomic<int> error{0};
+  std::string error_text;  // guarded by mu_
+};
+
+struct UcxTransport::Channel {
+  std::vector<ucp_ep_h> ep;                           // by PE; nullptr until first use
+  std::vector<ucp_rkey_h> rkey[transport::kRegions];  // by PE, unpacked on ep[pe]
+  std::vector<int> dirty;                             // PEs written since the last quiet
+  std::vector<uint8_t> is_dirty;                      // by PE
+  uint64_t issued = 0;                                // operations issued on the channel
+  uint64_t completed = 0;                             // issued count at the last completed quiet
+  uint64_t discard[kDiscardSlots] = {};               // reply buffers of posted swaps (never read)
+  unsigned next_discard = 0;
+};
+
+std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options &options) {
+  std::unique_ptr<UcxTransport> t(new UcxTransport(api, options));
+  ucp_config_t *config = nullptr;
+  ucs_status_t st = api->ucp_config_read(nullptr, nullptr, &config);
+  if (st != UCS_OK) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: reading UCX's configuration (UCX_* variables) failed: %s",
+                       api->ucs_status_string(st));
+    return nullptr;
+  }
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
+  // WAKEUP: the progress thread sleeps on the worker's event descriptor.
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  params.estimated_num_eps = static_cast<size_t>(options.n_pes);
+  params.name = "gpushmem";
+  st = api->ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &t->context_);
+  api->ucp_config_release(config);
+  if (st != UCS_OK) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_init failed: %s (check the UCX_* variables, e.g. UCX_TLS)",
+                       api->ucs_status_string(st));
+    return nullptr;
+  }
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;  // every call is under mu_
+  st = api->ucp_worker_create(t->context_, &wp, &t->worker_);
+  if (st != UCS_OK) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_worker_create failed: %s", api->ucs_status_string(st));
+    return nullptr;
+  }
+  t->peers_ = std::vector<Peer>(static_cast<size_t>(options.n_pes));
+  for (int pe = 0; pe < options.n_pes; ++pe)
+    t->error_args_.push_back(std::make_unique<ErrorArg>(ErrorArg{t.get(), pe}));
+  return t;
+}
+
+UcxTransport::UcxTransport(const Api *api, const Options &options) : api_(api), opt_(options) {}
+
+UcxTransport::~UcxTransport() {
+  finalize();
+}
+
+bool UcxTransport::reaches(int pe) const {
+  return pe >= 0 && pe < opt_.n_pes && peers_[static_cast<size_t>(pe)].wanted;
+}
+
+transport::Caps UcxTransport::caps(int pe) const {
+  transport::Caps c;
+  if (!reaches(pe)) return c;
+  c.rma = c.amo32 = c.amo64 = c.fetching_amo = c.remote_ordering = true;
+  // UCX over TCP (and any transport without one-sided RMA) executes operations in the target's progress;
+  // which one UCX picked is known only per lane, so the runtime assumes the target must progress.
+  c.needs_target_progress = true;
+  return c;
+}
+
+std::string UcxTransport::describe(int pe) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Peer &p = peers_[static_cast<size_t>(pe)];
+  if (!p.wanted) return "not reached by ucx";
+  auto it = channels_.find(0);
+  ucp_ep_h ep = it != channels_.end() ? it->second->ep[static_cast<size_t>(pe)] : nullptr;
+  if (ep == nullptr) return "ucx (no endpoint yet)";
+  // UCX 1.13 has no query for an endpoint's transports: read them off its printed configuration, whose lane
+  // lines name "<transport>/<device>".
+  char *text = nullptr;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (f == nullptr) return "ucx";
+  api_->ucp_ep_print_info(ep, f);
+  std::fclose(f);
+  std::string lanes;
+  for (const char *line = text; line != nullptr && *line != '\0';) {
+    const char *end = std::strchr(line, '\n');
+    std::string l(line, end != nullptr ? static_cast<size_t>(end - line) : std::strlen(line));
+    line = end != nullptr ? end + 1 : nullptr;
+    const size_t lane = l.find("lane[");
+    if (lane == std::string::npos) continue;
+    const size_t colon = l.find(": ", lane);
+    if (colon == std::string::npos) continue;
+    size_t start = colon + 2;
+    if (const size_t c2 = l.find(':', start); c2 != std::string::npos && c2 < l.find(' ', start)) start = c2 + 1;
+    std::string tl = l.substr(start, l.find(' ', start) - start);
+    if (!tl.empty() && lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
+  }
+  std::free(text);
+  return lanes.empty() ? std::string("ucx") : "ucx " + lanes;
+}
+
+Status UcxTransport::register_region(Region region, void *base, size_t bytes) {
+  const int r = static_cast<int>(region);
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+  mp.address = base;
+  mp.length = bytes;
+  mp.flags = UCP_MEM_MAP_NONBLOCK;  // the heap is sparse: do not populate it to register it
+  ucs_status_t st = api_->ucp_mem_map(context_, &mp, &memh_[r]);
+  if (st != UCS_OK) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: registering the %s of PE %d (%zu bytes at %p) failed: %s",
+                       region_name(region), opt_.my_pe, bytes, base, api_->ucs_status_string(st));
+    return Status::system_error;
+  }
+  region_base_[r] = base;
+  region_bytes_[r] = bytes;
+  return Status::ok;
+}
+
+Status UcxTransport::local_blob(std::vector<uint8_t> *out) {
+  ucp_address_t *address = nullptr;
+  size_t address_bytes = 0;
+  ucs_status_t st = api_->ucp_worker_get_address(worker_, &address, &address_bytes);
+  if (st != UCS_OK) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_worker_get_address failed: %s", api_->ucs_status_string(st));
+    return Status::system_error;
+  }
+  void *rkey[transport::kRegions] = {};
+  size_t rkey_bytes[transport::kRegions] = {};
+  for (int r = 0; r < transport::kRegions; ++r) {
+    if (memh_[r] == nullptr) continue;
+    st = api_->ucp_rkey_pack(context_, memh_[r], &rkey[r], &rkey_bytes[r]);
+    if (st != UCS_OK) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: packing the remote key of the %s failed: %s",
+                         region_name(static_cast<Region>(r)), api_->ucs_status_string(st));
+      api_->ucp_worker_release_address(worker_, address);
+      return Status::system_error;
+    }
+  }
+  BlobHeader h{};
+  h.magic = kBlobMagic;
+  h.version = kBlobVersion;
+  h.pe = static_cast<uint32_t>(opt_.my_pe);
+  h.ucx_version = api_->major << 16 | api_->minor << 8 | api_->release;
+  h.job_key = opt_.job_key;
+  h.address_bytes = static_cast<uint32_t>(address_bytes);
+  for (int r = 0; r < transport::kRegions; ++r) {
+    h.base[r] = reinterpret_cast<uintptr_t>(region_base_[r]);
+    h.size[r] = region_bytes_[r];
+    h.rkey_bytes[r] = static_cast<uint32_t>(rkey_bytes[r]);
+  }
+  out->resize(sizeof h + address_bytes + rkey_bytes[0] + rkey_bytes[1]);
+  uint8_t *p = out->data();
+  std::memcpy(p, &h, sizeof h);
+  p += sizeof h;
+  std::memcpy(p, address, address_bytes);
+  p += address_bytes;
+  for (int r = 0; r < transport::kRegions; ++r) {
+    if (rkey[r] == nullptr) continue;
+    std::memcpy(p, rkey[r], rkey_bytes[r]);
+    p += rkey_bytes[r];
+    api_->ucp_rkey_buffer_release(rkey[r]);
+  }
+  api_->ucp_worker_release_address(worker_, address);
+  return Status::ok;
+}
+
+Status UcxTransport::connect(const std::vector<std::vector<uint8_t>> &blobs, const std::vector<bool> &peers) {
+  for (int pe = 0; pe < opt_.n_pes; ++pe) {
+    if (!peers[static_cast<size_t>(pe)]) continue;
+    const std::vector<uint8_t> &b = blobs[static_cast<size_t>(pe)];
+    BlobHeader h{};
+    const char *bad = nullptr;
+    if (b.size() < sizeof h) {
+      bad = "it is shorter than a ucx endpoint blob";
+    } else {
+      std::memcpy(&h, b.data(), sizeof h);
+      if (h.magic != kBlobMagic)
+        bad = "it is not a gpushmem ucx endpoint blob";
+      else if (h.version != kBlobVersion)
+        bad = "it comes from another version of gpushmem";
+      else if (h.job_key != opt_.job_key)
+        bad = "it belongs to another job";
+      else if (h.pe != static_cast<uint32_t>(pe))
+        bad = "it names another PE";
+      else if (sizeof h + h.address_bytes + h.rkey_bytes[0] + h.rkey_bytes[1] != b.size())
+        bad = "its lengths do not add up";
+    }
+    if (bad != nullptr) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "shmem_init: the UCX address of PE %d does not match this job: %s", pe, bad);
+      return Status::invalid_argument;
+    }
+    const uint32_t mine = api_->major << 16 | api_->minor << 8 | api_->release;
+    if (h.ucx_version >> 8 != mine >> 8)
+      GPUSHMEM_LOG_WARN(log::Subsys::net, "shmem_init: PE %d loaded UCX %u.%u.%u, this PE %u.%u.%u", pe,
+                        h.ucx_version >> 16, (h.ucx_version >> 8) & 0xff, h.ucx_version & 0xff, api_->major,
+                        api_->minor, api_->release);
+    Peer &p = peers_[static_cast<size_t>(pe)];
+    const uint8_t *q = b.data() + sizeof h;
+    p.address.assign(q, q + h.address_bytes);
+    q += h.address_bytes;
+    for (int r = 0; r < transport::kRegions; ++r) {
+      p.base[r] = h.base[r];
+      p.size[r] = h.size[r];
+      p.rkey[r].assign(q, q + h.rkey_bytes[r]);
+      q += h.rkey_bytes[r];
+    }
+    p.wanted = true;
+  }
+  // The default channel's endpoints now, so that wire-up problems show at shmem_init, not at a first put.
+  std::unique_lock<std::mutex> lock(mu_);
+  Channel &c = channel_locked(0);
+  for (int pe = 0; pe < opt_.n_pes; ++pe) {
+    if (!peers_[static_cast<size_t>(pe)].wanted) continue;
+    ucp_ep_h ep;
+    ucp_rkey_h rkey;
+    GPUSHMEM_CHECK(endpoint_locked(c, pe, Region::heap, &ep, &rkey));
+  }
+  return Status::ok;
+}
+
+UcxTransport::Channel &UcxTransport::channel_locked(uint32_t id) {
+  auto it = channels_.find(id);
+  if (it != channels_.end()) return *it->second;
+  auto c = std::make_unique<Channel>();
+  const size_t n = static_cast<size_t>(opt_.n_pes);
+  c->ep.assign(n, nullptr);
+  for (auto &v : c->rkey) v.assign(n, nullptr);
+  c->is_dirty.assign(n, 0);
+  Channel &ref = *c;
+  channels_.emplace(id, std::move(c));
+  return ref;
+}
+
+Status UcxTransport::endpoint_locked(Channel &c, int pe, Region region, ucp_ep_h *ep, ucp_rkey_h *rkey) {
+  const size_t i = static_cast<size_t>(pe);
+  Peer &p = peers_[i];
+  if (p.error.load(std::memory_order_relaxed) != 0) [[unlikely]] {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: PE %d cannot be reached any more: %s", pe, p.error_text.c_str());
+    return Status::system_error;
+  }
+  if (c.ep[i] == nullptr) {
+    ucp_ep_params_t ep_params{};
+    ep_params.field_mask =
+        UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep_params.address = reinterpret_cast<const ucp_address_t *>(p.address.data());
+    // PEER: a peer that dies fails our requests to it instead of hanging them, and calls on_endpoint_error.
+    ep_params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep_params.err_handler.cb = on_endpoint_error;
+    ep_params.err_handler.arg = error_args_[i].get();
+    ucs_status_t st = api_->ucp_ep_create(worker_, &ep_params, &c.ep[i]);
+    if (st != UCS_OK) {
+      c.ep[i] = nullptr;
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: cannot create an endpoint to PE %d: %s", pe,
+                         api_->ucs_status_string(st));
+      return Status::system_error;
+    }
+  }
+  const int r = static_cast<int>(region);
+  if (c.rkey[r][i] == nullptr) {
+    if (p.rkey[r].empty()) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: PE %d registered no %s", pe, region_name(region));
+      return Status::invalid_argument;
+    }
+    ucs_status_t st = api_->ucp_ep_rkey_unpack(c.ep[i], p.rkey[r].data(), &c.rkey[r][i]);
+    if (st != UCS_OK) {
+      c.rkey[r][i] = nullptr;
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: cannot unpack the remote key of PE %d's %s: %s", pe,
+                         region_name(region), api_->ucs_status_string(st));
+      return Status::system_error;
+    }
+  }
+  *ep = c.ep[i];
+  *rkey = c.rkey[r][i];
+  return Status::ok;
+}
+
+Status UcxTransport::check_range(const char *op, int pe, RemoteRef ref, size_t bytes) const {
+  const Peer &p = peers_[static_cast<size_t>(pe)];
+  const int r = static_cast<int>(ref.region);
+  if (ref.offset > p.size[r] || bytes > p.size[r] - ref.offset) [[unlikely]] {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                       "ucx: %s of %zu bytes at offset %llu of PE %d's %s is outside it (%llu bytes): the PEs' "
+                       "heaps or executables differ",
+                       op, bytes, static_cast<unsigned long long>(ref.offset), pe, region_name(ref.region),
+                       static_cast<unsigned long long>(p.size[r]));
+    return Status::invalid_argument;
+  }
+  return Status::ok;
+}
+
+Status UcxTransport::fail_op(const char *what, int pe, ucs_status_t status) {
+  if (pe >= 0) {
+    Peer &p = peers_[static_cast<size_t>(pe)];
+    if (p.error.load(std::memory_order_relaxed) != 0) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: %s to PE %d failed: PE %d was lost (%s)", what, pe, pe,
+                         p.error_text.c_str());
+      return Status::system_error;
+    }
+  }
+  GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: %s to PE %d failed: %s", what, pe, api_->ucs_status_string(status));
+  return Status::system_error;
+}
+
+void UcxTransport::on_endpoint_error(void *arg, ucp_ep_h, ucs_status_t status) {
+  auto *a = static_cast<ErrorArg *>(arg);
+  UcxTransport *self = a->self;
+  Peer &p = self->peers_[static_cast<size_t>(a->pe)];
+  // Runs inside ucp_worker_progress, so mu_ is held by whoever progressed.
+  if (p.error.load(std::memory_order_relaxed) == 0) {
+    p.error_text = std::string("its endpoint failed: ") + self->api_->ucs_status_string(status);
+    // Release: the text is complete before another thread sees the error word.
+    p.error.store(1, std::memory_order_release);
+    if (!self->closing_.load(std::memory_order_acquire))
+      GPUSHMEM_LOG_INFO(log::Subsys::net, "ucx: PE %d is lost: %s", a->pe, p.error_text.c_str());
+  }
+}
+
+Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, void *request, const char *what, int pe) {
+  if (request == nullptr) return Status::ok;
+  if (UCS_PTR_IS_ERR(request)) return fail_op(what, pe, UCS_PTR_STATUS(request));
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto next_report = start + std::chrono::seconds(opt_.hang_warn_s);
+  // This thread drives the worker until the request completes: the progress thread steps back.
+  struct Driving {
+    std::atomic<int> &n;
+    explicit Driving(std::atomic<int> &w) : n(w) { n.fetch_add(1, std::memory_order_relaxed); }
+    ~Driving() { n.fetch_sub(1, std::memory_order_relaxed); }
+  } driving(waiters_);
+  for (unsigned spins = 1;; ++spins) {
+    api_->ucp_worker_progress(worker_);
+    ucs_status_t st = api_->ucp_request_check_status(request);
+    if (st != UCS_INPROGRESS) {
+      api_->ucp_request_free(request);
+      return st == UCS_OK ? Status::ok : fail_op(what, pe, st);
+    }
+    if ((spins & 15u) == 0) {
+      // Let other threads (and the progress thread) in between our progress calls.
+      lock.unlock();
+      sched_yield();
+      lock.lock();
+      if (opt_.hang_warn_s > 0 && (spins & 1023u) == 0) {
+        const auto now = clock::now();
+        if (now >= next_report) {
+          GPUSHMEM_LOG_WARN(log::Subsys::net, "ucx: %s: still waiting after %.0f s for PE %d to complete it", what,
+                            std::chrono::duration<double>(now - start).count(), pe);
+          next_report = now + std::chrono::seconds(opt_.hang_warn_s);
+        }
+      }
+    }
+  }
+}
+
+Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *src, size_t bytes, Completion completion,
+                         Token *token) {
+  GPUSHMEM_CHECK(check_range("put", pe, dst, bytes));
+  std::unique_lock<std::mutex> lock(mu_);
+  Channel &c = channel_locked(channel);
+  ucp_ep_h ep;
+  ucp_rkey_h rkey;
+  GPUSHMEM_CHECK(endpoint_locked(c, pe, dst.region, &ep, &rkey));
+  ucp_request_param_t param{};
+  void *req = api_->ucp_put_nbx(
+      ep, src, bytes, peers_[static_cast<size_t>(pe)].base[static_cast<int>(dst.region)] + dst.offset, rkey, &param);
+  const size_t i = static_cast<size_t>(pe);
+  if (!c.is_dirty[i]) {
+    c.is_dirty[i] = 1;
+    c.dirty.push_back(pe);
+  }
+  ++c.issued;
+  if (token != nullptr) *token = Token{channel, c.issued};
+  if (completion == Completion::local) return wait_request_locked(lock, req, "put", pe);
+  if (UCS_PTR_IS_ERR(req)) return fail_op("put", pe, UCS_PTR_STATUS(req));
+  if (req != nullptr) api_->ucp_request_free(req);  // completes in the background; the quiet's flush waits for it
+  return Status::ok;
+}
+
+Status UcxTransport::get(uint32_t channel, int pe, void *dst, RemoteRef src, size_t bytes) {
+  GPUSHMEM_CHECK(check_range("get", pe, src, bytes));
+  std::unique_lock<std::mutex> lock(mu_);
+  Channel &c = channel_locked(channel);
+  ucp_ep_h ep;
+  ucp_rkey_h rkey;
+  GPUSHMEM_CHECK(endpoint_locked(c, pe, src.region, &ep, &rkey));
+  ucp_request_param_t param{};
+  void *req = api_->ucp_get_nbx(
+      ep, dst, bytes, peers_[static_cast<size_t>(pe)].base[static_cast<int>(src.region)] + src.offset, rkey, &param);
+  return wait_request_locked(lock, req, "get", pe);
+}
+
+Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, RemoteRef dst,
+                                      ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply, bool wait,
+                                      const char *what) {
+  ucp_ep_h ep;
+  ucp_rkey_h rkey;
+  GPUSHMEM_CHECK(endpoint_locked(c, pe, dst.region, &ep, &rkey));
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+  param.datatype = ucp_dt_make_contig(width);
+  if (reply != nullptr) {
+    param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    param.reply_buffer = reply;
+  }
+  uint32_t operand32 = static_cast<uint32_t>(operand);
+  const void *buffer = width == 4 ? static_cast<const void *>(&operand32) : static_cast<const void *>(&operand);
+  const uint64_t raddr = peers_[static_cast<size_t>(pe)].base[static_cast<int>(dst.region)] + dst.offset;
+  void *req = api_->ucp_atomic_op_nbx(ep, op, buffer, 1, raddr, rkey, &param);
+  const size_t i = static_cast<size_t>(pe);
+  if (!c.is_dirty[i]) {
+    c.is_dirty[i] = 1;
+    c.dirty.push_back(pe);
+  }
+  ++c.issued;
+  if (wait) return wait_request_locked(lock, req, what, pe);
+  if (UCS_PTR_IS_ERR(req)) return fail_op(what, pe, UCS_PTR_STATUS(req));
+  if (req != nullptr) api_->ucp_request_free(req);
+  return Status::ok;
+}
+
+Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size_t width, uint64_t operand,
+                         uint64_t compare, void *fetch) {
+  GPUSHMEM_CHECK(check_range(transport::amo_op_name(op), pe, dst, width));
+  const char *what = transport::amo_op_name(op);
+  std::unique_lock<std::mutex> lock(mu_);
+  Channel &c = channel_locked(channel);
+  switch (op) {
+    case AmoOp::load: {
+      // A fetch-add of 0: the one fetching atomic every UCX transport offers.
+      return issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_ADD, width, 0, fetch, true, what);
+    }
+    case AmoOp::store: {
+      // A swap whose old value nobody reads: posted, its reply lands in the channel's discard slots.
+      void *reply = &c.discard[c.next_discard++ % kDiscardSlots];
+      return issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_SWAP, width, operand, reply, false, what);
+    }
+    case AmoOp::swap:
+      return issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_SWAP, width, operand, fetch, true, what);
+    case AmoOp::cswap: {
+      // UCX's CSWAP: the buffer holds the expected value, the reply buffer the new value in and the old out.
+      uint64_t inout = operand;
+      uint32_t inout32 = static_cast<uint32_t>(operand);
+      void *reply = width == 4 ? static_cast<void *>(&inout32) : static_cast<void *>(&inout);
+      GPUSHMEM_CHECK(issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_CSWAP, width, compare, reply, true, what));
+      if (width == 4)
+        std::memcpy(fetch, &inout32, 4);
+      else
+        std::memcpy(fetch, &inout, 8);
+      return Status::ok;
+    }
+    case AmoOp::add:
+    case AmoOp::and_:
+    case AmoOp::or_:
+    case AmoOp::xor_: {
+      const ucp_atomic_op_t uop = op == AmoOp::add    ? UCP_ATOMIC_OP_ADD
+                                  : op == AmoOp::and_ ? UCP_ATOMIC_OP_AND
+                                  : op == AmoOp::or_  ? UCP_ATOMIC_OP_OR
+                                                      : UCP_ATOMIC_OP_XOR;
+      return issue_amo_locked(lock, c, pe, dst, uop, width, operand, fetch, fetch != nullptr, what);
+    }
+  }
+  return Status::internal_error;
+}
+
+Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const void *src, size_t bytes,
+                                RemoteRef signal, uint64_t value, bool add) {
+  GPUSHMEM_CHECK(check_range("put_signal", pe, dst, bytes));
+  GPUSHMEM_CHECK(check_range("put_signal's signal", pe, signal, sizeof(uint64_t)));
+  if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
+  std::unique_lock<std::mutex> lock(mu_);
+  // The payload lands before the signal: UCX may carry the two on different lanes.
+  ucs_status_t st = api_->ucp_worker_fence(worker_);
+  if (st != UCS_OK) return fail_op("put_signal's fence", pe, st);
+  Channel &c = channel_locked(channel);
+  if (add) return issue_amo_locked(lock, c, pe, signal, UCP_ATOMIC_OP_ADD, 8, value, nullptr, false, "put_signal");
+  void *reply = &c.discard[c.next_discard++ % kDiscardSlots];
+  return issue_amo_locked(lock, c, pe, signal, UCP_ATOMIC_OP_SWAP, 8, value, reply, false, "put_signal");
+}
+
+Status UcxTransport::wait(const Token &token) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (channel_locked(token.channel).completed >= token.index) return Status::ok;
+  }
+  return quiet(token.channel);
+}
+
+Status UcxTransport::quiet(uint32_t channel) {
+  std::unique_lock<std::mutex> lock(mu_);
+  std::vector<uint32_t> ids;
+  if (channel == kAllChannels) {
+    for (auto &kv : channels_) ids.push_back(kv.first);
+  } else {
+    ids.push_back(channel);
+  }
+  for (uint32_t id : ids) {
+    Channel &c = channel_locked(id);
+    if (c.dirty.empty()) continue;
+    const uint64_t issued = c.issued;
+    std::vector<int> pes;
+    pes.swap(c.dirty);
+    for (int pe : pes) c.is_dirty[static_cast<size_t>(pe)] = 0;
+    // Flush every endpoint written since the last quiet, then wait for all of them together.
+    std::vector<std::pair<int, void *>> flushes;
+    for (int pe : pes) {
+      ucp_request_param_t param{};
+      void *req = api_->ucp_ep_flush_nbx(c.ep[static_cast<size_t>(pe)], &param);
+      flushes.emplace_back(pe, req);
+    }
+    Status result = Status::ok;
+    for (auto &[pe, req] : flushes) {
+      Status s = wait_request_locked(lock, req, "quiet (endpoint flush)", pe);
+      if (result == Status::ok) result = s;
+    }
+    GPUSHMEM_CHECK(result);
+    if (c.completed < issued) c.completed = issued;
+  }
+  return Status::ok;
+}
+
+Status UcxTransport::fence(uint32_t) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ucs_status_t st = api_->ucp_worker_fence(worker_);
+  if (st != UCS_OK) return fail_op("fence", -1, st);
+  return Status::ok;
+}
+
+bool UcxTransport::progress(bool try_only) {
+  std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+  if (try_only) {
+    if (!lock.try_lock()) return false;
+  } else {
+    lock.lock();
+  }
+  if (worker_ == nullptr) return false;
+  bool any = false;
+  for (int i = 0; i < 64 && api_->ucp_worker_progress(worker_) != 0; ++i) any = true;
+  return any;
+}
+
+int UcxTransport::peer_error(int pe) const {
+  return peers_[static_cast<size_t>(pe)].error.load(std::memory_order_acquire);
+}
+
+std::string UcxTransport::peer_error_text(int pe) const {
+  if (peer_error(pe) == 0) return {};
+  std::lock_guard<std::mutex> lock(mu_);
+  return peers_[static_cast<size_t>(pe)].error_text;
+}
+
+void UcxTransport::release_locked() {
+  for (auto &kv : channels_) {
+    Channel &c = *kv.second;
+    for (auto &keys : c.rkey)
+      for (ucp_rkey_h &k : keys)
+        if (k != nullptr) {
+          api_->ucp_rkey_destroy(k);
+          k = nullptr;
+        }
+    for (size_t i = 0; i < c.ep.size(); ++i) {
+      if (c.ep[i] == nullptr) continue;
+      ucp_request_param_t param{};
+      param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+      param.flags = UCP_EP_CLOSE_FLAG_FORCE;  // peers may already be gone; nothing is outstanding
+      void *req = api_->ucp_ep_close_nbx(c.ep[i], &param);
+      if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
+        for (int spins = 0; spins < 100000 && api_->ucp_request_check_status(req) == UCS_INPROGRESS; ++spins)
+          api_->ucp_worker_progress(worker_);
+        api_->ucp_request_free(req);
+      }
+      c.ep[i] = nullptr;
+    }
+  }
+  channels_.clear();
+  for (int r = 0; r < transport::kRegions; ++r)
+    if (memh_[r] != nullptr) {
+      api_->ucp_mem_unmap(context_, memh_[r]);
+      memh_[r] = nullptr;
+    }
+  if (worker_ != nullptr) {
+    api_->ucp_worker_destroy(worker_);
+    worker_ = nullptr;
+  }
+  if (context_ != nullptr) {
+    api_->ucp_cleanup(context_);
+    context_ = nullptr;
+  }
+}
+
+void UcxTransport::finalize() {
+  set_closing();
+  stop_.store(true, std::memory_order_release);
+  if (progress_thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (worker_ != nullptr) (void)api_->ucp_worker_signal(worker_);
+    }
+    progress_thread_.join();
+  }
+  if (event_fd_ >= 0) {
+    close(event_fd_);
+    event_fd_ = -1;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  release_locked();
+}
+
+}  // namespace gpushmem::ucx

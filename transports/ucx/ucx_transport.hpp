@@ -1,0 +1,117 @@
+// The host network transport over UCX's UCP (design.md §5): one UCP context and one worker per PE, the
+// host heap and the globals registered with ucp_mem_map, worker address + packed rkeys carried in the blob
+// the core allgathers, endpoints per (channel, peer) created on first use so that a context's quiet
+// flushes only that context's endpoints, rkeys unpacked per endpoint (UCX binds them to one).
+//
+// Threads: one mutex serialises every UCX call on the worker (created UCS_THREAD_MODE_SERIALIZED). A
+// blocking operation drops the mutex between progress calls, so other threads and the progress thread
+// (ucx_progress.cpp) get their turn. UCX over TCP emulates RMA and atomics with messages the *target*
+// executes inside ucp_worker_progress: the progress thread (GPUSHMEM_PROGRESS_THREAD) and every host wait
+// (runtime/sync/wait.hpp) drive it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "transport.hpp"
+#include "ucx/ucx_api.hpp"
+
+namespace gpushmem::ucx {
+
+struct Options {
+  int my_pe = 0;
+  int n_pes = 0;
+  uint64_t job_key = 0;          // the same on every PE of the job (blobs of other jobs are refused)
+  bool thread_multiple = false;  // SHMEM_THREAD_MULTIPLE was asked for
+  int hang_warn_s = 10;          // a blocking operation logs what it waits for at this interval (0: never)
+  int64_t spin_us = 100;         // the progress thread polls this long after the last event before it sleeps
+};
+
+class UcxTransport final : public transport::Transport {
+ public:
+  // Creates the UCP context and worker; nullptr (with the cause logged) when UCX cannot be used.
+  static std::unique_ptr<UcxTransport> create(const Api *api, const Options &options);
+  ~UcxTransport() override;
+
+  const char *name() const override { return "ucx"; }
+  bool reaches(int pe) const override;
+  transport::Caps caps(int pe) const override;
+  std::string describe(int pe) const override;
+
+  Status register_region(transport::Region region, void *base, size_t bytes) override;
+  Status local_blob(std::vector<uint8_t> *out) override;
+  Status connect(const std::vector<std::vector<uint8_t>> &blobs, const std::vector<bool> &peers) override;
+
+  Status put(uint32_t channel, int pe, transport::RemoteRef dst, const void *src, size_t bytes,
+             transport::Completion completion, transport::Token *token) override;
+  Status get(uint32_t channel, int pe, void *dst, transport::RemoteRef src, size_t bytes) override;
+  Status amo(uint32_t channel, int pe, transport::RemoteRef dst, transport::AmoOp op, size_t width, uint64_t operand,
+             uint64_t compare, void *fetch) override;
+  Status put_signal(uint32_t channel, int pe, transport::RemoteRef dst, const void *src, size_t bytes,
+                    transport::RemoteRef signal, uint64_t value, bool add) override;
+  Status wait(const transport::Token &token) override;
+  Status quiet(uint32_t channel) override;
+  Status fence(uint32_t channel) override;
+  bool progress(bool try_only) override;
+  void enter_wait() override { waiters_.fetch_add(1, std::memory_order_relaxed); }
+  void leave_wait() override { waiters_.fetch_sub(1, std::memory_order_relaxed); }
+  int peer_error(int pe) const override;
+  std::string peer_error_text(int pe) const override;
+  void finalize() override;
+
+  // The progress thread (ucx_progress.cpp): serves operations aimed at this PE while the application
+  // computes. Sleeps on the worker's event descriptor when nothing happens.
+  Status start_progress_thread();
+  bool progress_thread_running() const { return progress_thread_.joinable(); }
+  // Stops error reports for peers that go away (set at shmem_finalize, before the last barrier).
+  void set_closing() { closing_.store(true, std::memory_order_release); }
+
+ private:
+  struct Peer;
+  struct Channel;
+  struct ErrorArg {
+    UcxTransport *self;
+    int pe;
+  };
+
+  UcxTransport(const Api *api, const Options &options);
+  Channel &channel_locked(uint32_t id);
+  // The endpoint and rkey of `region` for `pe` on channel `c` (created on first use). Mutex held.
+  Status endpoint_locked(Channel &c, int pe, transport::Region region, ucp_ep_h *ep, ucp_rkey_h *rkey);
+  Status check_range(const char *op, int pe, transport::RemoteRef ref, size_t bytes) const;
+  // Waits for `request` (a ucs_status_ptr_t of an operation) with the lock held on entry and exit; the
+  // lock is dropped between progress calls. `what` and `pe` name the operation in messages.
+  Status wait_request_locked(std::unique_lock<std::mutex> &lock, void *request, const char *what, int pe);
+  Status issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, transport::RemoteRef dst,
+                          ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply, bool wait, const char *what);
+  Status fail_op(const char *what, int pe, ucs_status_t status);
+  static void on_endpoint_error(void *arg, ucp_ep_h ep, ucs_status_t status);
+  void progress_loop();
+  void release_locked();
+  // progress_loop and start_progress_thread live in ucx_progress.cpp.
+
+  const Api *api_;
+  Options opt_;
+  ucp_context_h context_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  ucp_mem_h memh_[transport::kRegions] = {};
+  void *region_base_[transport::kRegions] = {};
+  size_t region_bytes_[transport::kRegions] = {};
+  std::vector<Peer> peers_;
+  std::unordered_map<uint32_t, std::unique_ptr<Channel>> channels_;
+  std::vector<std::unique_ptr<ErrorArg>> error_args_;
+  mutable std::mutex mu_;
+  std::atomic<bool> closing_{false};
+  std::atomic<bool> stop_{false};
+  std::atomic<int> waiters_{0};  // application threads progressing the worker themselves (their waits)
+  std::thread progress_thread_;
+  int event_fd_ = -1;
+};
+
+}  // namespace gpushmem::ucx
