@@ -68,11 +68,11 @@ void print_build() {
 }
 
 // The network transport: whether UCX loads here, which one.
-void print_network() {
+void print_network(const gpushmem::env::Values &values) {
   std::printf("\nNetwork\n");
 #if GPUSHMEM_BUILT_WITH_UCX
   std::string why;
-  if (const gpushmem::ucx::Api *api = gpushmem::ucx::load(&why))
+  if (const gpushmem::ucx::Api *api = gpushmem::ucx::load(values.GPUSHMEM_UCX_LIBRARY, &why))
     std::printf("  %-24s UCX %u.%u.%u (%s)\n", "ucx", api->major, api->minor, api->release, api->path.c_str());
   else
     std::printf("  %-24s not usable: %s\n", "ucx", why.c_str());
@@ -258,7 +258,7 @@ int main(int argc, char **argv) {
   if (!env_only) {
     print_build();
     print_bootstrap();
-    print_network();
+    print_network(values);
     print_gpus();
   }
   print_env();

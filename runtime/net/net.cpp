@@ -122,6 +122,13 @@ bool p2p_allowed() {
 
 Status init(const char *call, bool globals_everywhere) {
   Runtime &r = rt();
+  for (const std::string &t : transports_list())
+    if (t != "p2p" && t != "ucx") {
+      GPUSHMEM_LOG_ERROR(log::Subsys::env,
+                         "GPUSHMEM_TRANSPORTS='%s' names '%s', which is not a transport: list p2p and/or ucx",
+                         env::get().GPUSHMEM_TRANSPORTS.c_str(), t.c_str());
+      return Status::invalid_argument;
+    }
   const size_t n = static_cast<size_t>(r.n_pes);
   g_kind.assign(n, Kind::unreachable);
   g_why.assign(n, "");
@@ -151,7 +158,7 @@ Status init(const char *call, bool globals_everywhere) {
 #if GPUSHMEM_BUILT_WITH_UCX
   const ucx::Api *api = nullptr;
   if (can && any_need) {
-    api = ucx::load(&why_not);
+    api = ucx::load(env::get().GPUSHMEM_UCX_LIBRARY, &why_not);
     can = api != nullptr;
   }
 #else
@@ -171,12 +178,13 @@ Status init(const char *call, bool globals_everywhere) {
   for (const Say &s : says) anybody = anybody || s.need != 0;
   if (!anybody) return Status::ok;
   // Every PE must offer the network once anybody uses it (a PE whose own peers are all mapped still serves
-  // the others), so the first PE that cannot fails every PE alike.
-  for (int pe = 0; pe < r.n_pes; ++pe) {
-    if (says[static_cast<size_t>(pe)].can != 0) continue;
-    if (pe != r.my_pe) {
-      GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: PE %d cannot use the network transport (its log says why)", call, pe);
-    } else if (any_need) {
+  // the others), so the first PE that cannot fails every PE alike. It says why first; the barrier keeps the
+  // others from ending the job (and it) before it has.
+  int bad = -1;
+  for (int pe = 0; pe < r.n_pes && bad < 0; ++pe)
+    if (says[static_cast<size_t>(pe)].can == 0) bad = pe;
+  if (bad >= 0) {
+    if (bad == r.my_pe && any_need) {
       const std::string pes = pe_list(need);
       const size_t first = static_cast<size_t>(std::find(need.begin(), need.end(), true) - need.begin());
       GPUSHMEM_LOG_ERROR(log::Subsys::net,
@@ -184,17 +192,20 @@ Status init(const char *call, bool globals_everywhere) {
                          "not available: %s",
                          call, r.my_pe, pes.find(',') != std::string::npos ? "s" : "", pes.c_str(),
                          g_why[first].c_str(), why_not.c_str());
-    } else {
+    } else if (bad == r.my_pe) {
       GPUSHMEM_LOG_ERROR(log::Subsys::net,
                          "%s: other PEs reach PE %d only through the network, and the network transport is not "
                          "available here: %s",
                          call, r.my_pe, why_not.c_str());
     }
+    (void)b->barrier(b);
+    if (bad != r.my_pe)
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: PE %d cannot use the network transport (its log says why)", call, bad);
     return Status::not_supported;
   }
 
 #if GPUSHMEM_BUILT_WITH_UCX
-  if (api == nullptr && (api = ucx::load(&why_not)) == nullptr)
+  if (api == nullptr && (api = ucx::load(env::get().GPUSHMEM_UCX_LIBRARY, &why_not)) == nullptr)
     GPUSHMEM_LOG_ERROR(log::Subsys::net,
                        "%s: other PEs reach PE %d only through the network, and the network transport is not "
                        "available here: %s",

@@ -39,20 +39,24 @@ case $mode in
     ;;
   run)
     work=$2 mpirun=$3 launcher=$4 np=$5 name=$6
+    vhosts=${7:-0} # >0: the PEs spread over that many virtual hosts by the installed gpushmem-vhost
     program=$work/bin/$name
     [[ -x $program ]] || { echo "$me: FAILED: $program is missing (did conformance.programs.build pass?)"; exit 1; }
     # A user's environment: nothing points at the build tree.
     unset GPUSHMEM_BOOTSTRAP GPUSHMEM_BOOTSTRAP_PLUGIN_DIR LD_LIBRARY_PATH
     export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-64M} GPUSHMEM_HANG_WARN=${GPUSHMEM_HANG_WARN:-5}
+    export UCX_NET_DEVICES=${UCX_NET_DEVICES:-lo} # network traffic of tests stays on the loopback interface
+    wrap=()
+    [[ $vhosts -gt 0 ]] && wrap=("$work/prefix/bin/gpushmem-vhost" --hosts "$vhosts" --)
     case $launcher in
       mpi)
         [[ -n $mpirun ]] || { echo "$me: SKIP: no mpirun in this build"; exit 77; }
         cmd=("$mpirun")
         [[ $(id -u) -eq 0 ]] && cmd+=(--allow-run-as-root)
         [[ $np -gt $(nproc) ]] && cmd+=(--oversubscribe)
-        cmd+=(-np "$np" "$program")
+        cmd+=(-np "$np" "${wrap[@]}" "$program")
         ;;
-      tcp) cmd=("$work/prefix/bin/gpushmemrun" -n "$np" "$program") ;;
+      tcp) cmd=("$work/prefix/bin/gpushmemrun" -n "$np" "${wrap[@]}" "$program") ;;
       *) echo "$me: unknown launcher $launcher"; exit 64 ;;
     esac
     echo "$me: ${cmd[*]}"

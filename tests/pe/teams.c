@@ -1,8 +1,8 @@
 /*
  * Teams at any PE count: the predefined teams, queries and translation, split_strided (stride 1, 2, negative,
  * a split of a split, non-members), split_2d (rows and columns, short last row), configuration, team_sync,
- * team_ptr (NULL for PEs of other nodes), destroy, and slot reuse (many create/destroy cycles; stale handles read as invalid).
- * argv[1] == "exhaust": create teams until the library refuses one, which must fail on every PE alike.
+ * team_ptr (NULL for PEs of other nodes), destroy, and slot reuse (many create/destroy cycles; stale handles read as
+ * invalid). argv[1] == "exhaust": create teams until the library refuses one, which must fail on every PE alike.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -13,13 +13,14 @@ Api g_api;
 const Api *g_loaded = nullptr;
 std::string g_why;
 
-void resolve() {
+void resolve(const std::string &library) {
   // RTLD_LOCAL: UCX's symbols stay out of the program's namespace (it may bring its own UCX, e.g. Open MPI's).
-  void *handle = dlopen("libucp.so.0", RTLD_NOW | RTLD_LOCAL);
+  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char *e = dlerror();
-    g_why = std::string("UCX is not installed here (") + (e != nullptr ? e : "libucp.so.0 not found") +
-            "): install it (Debian/Ubuntu: apt-get install libucx0) or point LD_LIBRARY_PATH at its lib folder";
+    g_why = "UCX is not installed here (" + (e != nullptr ? std::string(e) : library + " not found") +
+            "): install it (Debian/Ubuntu: apt-get install libucx0), point LD_LIBRARY_PATH at its lib folder, or "
+            "name the library in GPUSHMEM_UCX_LIBRARY";
     return;
   }
   Api api;
@@ -47,9 +48,9 @@ void resolve() {
 
 }  // namespace
 
-const Api *load(std::string *why) {
+const Api *load(const std::string &library, std::string *why) {
   static std::once_flag once;
-  std::call_once(once, resolve);
+  std::call_once(once, resolve, library);
   if (g_loaded == nullptr && why != nullptr) *why = g_why;
   return g_loaded;
 }

@@ -51,8 +51,8 @@ struct Api {
   std::string path;                            // where it was found
 };
 
-// Loads libucp.so.0 once (thread safe) and fills the table. Returns nullptr and sets *why to what is missing
-// and what to install when UCX cannot be used.
-const Api *load(std::string *why);
+// Loads `library` (a libucp file name or path) once (thread safe; later calls get the first result) and fills
+// the table. Returns nullptr and sets *why to what is missing and what to install when UCX cannot be used.
+const Api *load(const std::string &library, std::string *why);
 
 }  // namespace gpushmem::ucx

@@ -18,23 +18,7 @@ using transport::Token;
 
 namespace {
 
-constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
-constexpr uint16_t kBlobVersion = 1;
 constexpr unsigned kDiscardSlots = 64;
-
-// The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
-struct BlobHeader {
-  uint32_t magic;
-  uint16_t version;
-  uint16_t reserved;
-  uint32_t pe;
-  uint32_t ucx_version;  // major << 16 | minor << 8 | release of the UCX library the PE loaded
-  uint64_t job_key;
-  uint64_t base[transport::kRegions];
-  uint64_t size[transport::kRegions];
-  uint32_t address_bytes;
-  uint32_t rkey_bytes[transport::kRegions];
-};
 
 const char *region_name(Region r) {
   return r == Region::heap ? "symmetric heap" : "global variables";
@@ -143,7 +127,8 @@ std::string UcxTransport::describe(int pe) const {
     if (lane == std::string::npos) continue;
     const size_t colon = l.find(": ", lane);
     if (colon == std::string::npos) continue;
-    size_t start = colon + 2;
+    size_t start = l.find_first_not_of(' ', colon + 1);
+    if (start == std::string::npos) continue;
     if (const size_t c2 = l.find(':', start); c2 != std::string::npos && c2 < l.find(' ', start)) start = c2 + 1;
     std::string tl = l.substr(start, l.find(' ', start) - start);
     if (!tl.empty() && lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
@@ -459,6 +444,8 @@ Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channe
   const void *buffer = width == 4 ? static_cast<const void *>(&operand32) : static_cast<const void *>(&operand);
   const uint64_t raddr = peers_[static_cast<size_t>(pe)].base[static_cast<int>(dst.region)] + dst.offset;
   void *req = api_->ucp_atomic_op_nbx(ep, op, buffer, 1, raddr, rkey, &param);
+  // Not offered by the lanes UCX chose (bitwise fetching atomics on some NICs): the caller emulates it.
+  if (UCS_PTR_IS_ERR(req) && UCS_PTR_STATUS(req) == UCS_ERR_UNSUPPORTED) return Status::not_supported;
   const size_t i = static_cast<size_t>(pe);
   if (!c.is_dirty[i]) {
     c.is_dirty[i] = 1;
@@ -509,10 +496,36 @@ Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size
                                   : op == AmoOp::and_ ? UCP_ATOMIC_OP_AND
                                   : op == AmoOp::or_  ? UCP_ATOMIC_OP_OR
                                                       : UCP_ATOMIC_OP_XOR;
-      return issue_amo_locked(lock, c, pe, dst, uop, width, operand, fetch, fetch != nullptr, what);
+      Status st = issue_amo_locked(lock, c, pe, dst, uop, width, operand, fetch, fetch != nullptr, what);
+      if (st != Status::not_supported || op == AmoOp::add) return st;
+      return emulate_bitwise_locked(lock, c, pe, dst, op, width, operand, fetch);
     }
   }
   return Status::internal_error;
+}
+
+Status UcxTransport::emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, RemoteRef dst,
+                                            AmoOp op, size_t width, uint64_t operand, void *fetch) {
+  // A compare-and-swap loop (what OSSS-UCX does where UCX lacks the operation): read, combine, swap in if
+  // nobody changed the word meanwhile; atomic against every other atomic on the word.
+  const uint64_t mask = width == 4 ? 0xffffffffull : ~0ull;
+  uint64_t old = 0;
+  GPUSHMEM_CHECK(issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_ADD, width, 0, &old, true, "atomic fetch"));
+  for (;;) {
+    old &= mask;
+    const uint64_t desired = (op == AmoOp::and_  ? old & operand
+                              : op == AmoOp::or_ ? old | operand
+                                                 : old ^ operand) &
+                             mask;
+    uint64_t inout = desired;
+    GPUSHMEM_CHECK(
+        issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_CSWAP, width, old, &inout, true, "atomic compare-swap"));
+    inout &= mask;
+    if (inout == old) break;
+    old = inout;
+  }
+  if (fetch != nullptr) std::memcpy(fetch, &old, width);  // little-endian: the low `width` bytes
+  return Status::ok;
 }
 
 Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const void *src, size_t bytes,

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,6 +33,27 @@ struct Options {
   int hang_warn_s = 10;          // a blocking operation logs what it waits for at this interval (0: never)
   int64_t spin_us = 100;         // the progress thread polls this long after the last event before it sleeps
 };
+
+// The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
+inline constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
+inline constexpr uint16_t kBlobVersion = 1;
+struct BlobHeader {
+  uint32_t magic;
+  uint16_t version;
+  uint16_t reserved;
+  uint32_t pe;
+  uint32_t ucx_version;  // major << 16 | minor << 8 | release of the UCX library the PE loaded
+  uint64_t job_key;
+  uint64_t base[transport::kRegions];
+  uint64_t size[transport::kRegions];
+  uint32_t address_bytes;
+  uint32_t rkey_bytes[transport::kRegions];
+  uint32_t reserved2;
+};
+// The layout is part of the wire format (and the unit test spoils fields at these offsets).
+static_assert(sizeof(BlobHeader) == 72 && offsetof(BlobHeader, version) == 4 && offsetof(BlobHeader, pe) == 8 &&
+                  offsetof(BlobHeader, job_key) == 16 && offsetof(BlobHeader, address_bytes) == 56,
+              "the blob header's layout changed: bump kBlobVersion and the unit test");
 
 class UcxTransport final : public transport::Transport {
  public:
@@ -90,6 +112,9 @@ class UcxTransport final : public transport::Transport {
   Status wait_request_locked(std::unique_lock<std::mutex> &lock, void *request, const char *what, int pe);
   Status issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, transport::RemoteRef dst,
                           ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply, bool wait, const char *what);
+  // and / or / xor through a compare-and-swap loop, for UCX transports that do not offer them.
+  Status emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, transport::RemoteRef dst,
+                                transport::AmoOp op, size_t width, uint64_t operand, void *fetch);
   Status fail_op(const char *what, int pe, ucs_status_t status);
   static void on_endpoint_error(void *arg, ucp_ep_h ep, ucs_status_t status);
   void progress_loop();
