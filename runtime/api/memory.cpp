@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "api/api_common.hpp"
+#include "coll/rma_layer.hpp"
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
 #include "shmem.h"
@@ -14,29 +15,34 @@ namespace {
 enum class Op : uint64_t { malloc = 1, align, free, realloc };
 
 // With error checks on, every PE compares the arguments of this collective call with PE 0's, so a PE
-// that allocates a different size (or skips a call) is named instead of silently corrupting memory.
+// that allocates a different size (or skips a call) is named instead of silently corrupting memory. The
+// arguments travel through the heap, not the bootstrap: each PE writes its own into its internal area, a
+// barrier, then each reads PE 0's (a load, or one get through the network). The call's own closing barrier
+// keeps PE 0 from overwriting them before everyone has read them.
 void check_same_arguments(const char *call, Op op, uint64_t a, uint64_t b) {
   Runtime &r = rt();
   if (!r.error_checks || r.n_pes == 1) return;
-  const uint64_t mine[3] = {static_cast<uint64_t>(op), a, b};
-  std::vector<uint64_t> all(3 * static_cast<size_t>(r.n_pes));
-  gpushmem_bootstrap_t *boot = &r.bootstrap.table;
-  if (boot->allgather(boot, mine, all.data(), sizeof mine) != GPUSHMEM_BOOTSTRAP_OK)
-    api::fail(call, "bootstrap allgather for the argument check failed");
-  for (int pe = 0; pe < r.n_pes; ++pe) {
-    const uint64_t *theirs = &all[3 * static_cast<size_t>(pe)];
-    if (theirs[0] != mine[0])
-      api::fail(call,
-                "PE %d is in a different symmetric-memory call at the same time (PEs must make the same "
-                "sequence of shmem_malloc/shmem_free/... calls)",
-                pe);
-    if (theirs[1] != mine[1] || theirs[2] != mine[2])
-      api::fail(call,
-                "arguments differ between PEs: this PE passed (%llu, %llu), PE %d passed (%llu, %llu); every "
-                "PE must pass the same values",
-                static_cast<unsigned long long>(mine[1]), static_cast<unsigned long long>(mine[2]), pe,
-                static_cast<unsigned long long>(theirs[1]), static_cast<unsigned long long>(theirs[2]));
-  }
+  static uint64_t calls = 0;  // symmetric-memory calls this PE made; the same on every PE
+  uint64_t *mine = r.heap.internal()->memory_call;
+  mine[0] = static_cast<uint64_t>(op);
+  mine[1] = a;
+  mine[2] = b;
+  mine[3] = ++calls;
+  sync::barrier_all(call);
+  uint64_t theirs[4];
+  coll::get(theirs, mine, sizeof theirs, 0);
+  const int pe = 0;
+  if (theirs[0] != mine[0] || theirs[3] != mine[3])
+    api::fail(call,
+              "PE %d is in a different symmetric-memory call at the same time (PEs must make the same "
+              "sequence of shmem_malloc/shmem_free/... calls)",
+              pe);
+  if (theirs[1] != mine[1] || theirs[2] != mine[2])
+    api::fail(call,
+              "arguments differ between PEs: this PE passed (%llu, %llu), PE %d passed (%llu, %llu); every "
+              "PE must pass the same values",
+              static_cast<unsigned long long>(mine[1]), static_cast<unsigned long long>(mine[2]), pe,
+              static_cast<unsigned long long>(theirs[1]), static_cast<unsigned long long>(theirs[2]));
 }
 
 // The heap shmem_malloc allocates from: the GPU heap in GPU mode, else the host heap. The allocator's offsets

@@ -17,6 +17,9 @@ struct InternalArea {
   // Barrier arrivals, one monotonically increasing counter per dissemination round (never reset: the
   // barrier compares against its own epoch, so back-to-back barriers need no clean-up).
   PaddedCounter barrier_round[kMaxBarrierRounds];
+  // The arguments of this PE's latest symmetric-memory call (shmem_malloc, _align, _free, _realloc) and how
+  // many it made: PE 0's are what every PE compares its own with (api/memory.cpp).
+  alignas(64) uint64_t memory_call[4];
 };
 
 // The user part of the heap starts here (page aligned so user data never shares a page with runtime words).
