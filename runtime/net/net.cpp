@@ -240,21 +240,26 @@ Status init(const char *call, bool globals_everywhere) {
   }
   std::vector<std::vector<uint8_t>> blobs;
   GPUSHMEM_CHECK(allgather_blobs(blob, &blobs));
-  ok = t->connect(blobs, need) == Status::ok;
-  if (int bad = first_failed(ok); bad >= 0) {
-    if (bad != r.my_pe)
-      GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: PE %d could not connect to its peers over UCX (its log says why)", call,
-                         bad);
-    return Status::system_error;
-  }
   const std::string &policy = env::get().GPUSHMEM_PROGRESS_THREAD;
   if (policy != "auto" && policy != "on" && policy != "off") {
     GPUSHMEM_LOG_ERROR(log::Subsys::env, "GPUSHMEM_PROGRESS_THREAD='%s' is not a policy: use auto, on or off",
                        policy.c_str());
     return Status::invalid_argument;
   }
-  // auto: on, since every PE is a target of the network once anybody uses it.
-  if (policy != "off") GPUSHMEM_CHECK(t->start_progress_thread());
+  ok = t->connect(blobs, need) == Status::ok;
+  // The progress thread serves the peers' wire-up below; auto: on, since every PE is a target of the network
+  // once anybody uses it. Off: only for the wire-up.
+  if (ok) ok = t->start_progress_thread() == Status::ok;
+  if (ok) ok = t->wire_up(true) == Status::ok;
+  if (b->barrier(b) != GPUSHMEM_BOOTSTRAP_OK) return Status::bootstrap_error;
+  if (ok) ok = t->wire_up(false) == Status::ok;
+  if (int bad = first_failed(ok); bad >= 0) {
+    if (bad != r.my_pe)
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: PE %d could not connect to its peers over UCX (its log says why)", call,
+                         bad);
+    return Status::system_error;
+  }
+  if (policy == "off") t->stop_progress_thread();
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (need[static_cast<size_t>(pe)]) g_kind[static_cast<size_t>(pe)] = Kind::network;
   g_transport = t.release();

@@ -13,6 +13,7 @@ namespace gpushmem::ucx {
 #define GPUSHMEM_UCX_FUNCTIONS(X) \
   X(ucp_config_read)              \
   X(ucp_config_release)           \
+  X(ucp_config_modify)            \
   X(ucp_get_version)              \
   X(ucp_init_version)             \
   X(ucp_cleanup)                  \

@@ -45,6 +45,17 @@ Status UcxTransport::start_progress_thread() {
   return Status::ok;
 }
 
+void UcxTransport::stop_progress_thread() {
+  if (!progress_thread_.joinable()) return;
+  stop_.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    (void)api_->ucp_worker_signal(worker_);
+  }
+  progress_thread_.join();
+  stop_.store(false, std::memory_order_release);
+}
+
 void UcxTransport::progress_loop() {
   using clock = std::chrono::steady_clock;
   const auto spin = std::chrono::microseconds(opt_.spin_us);

@@ -56,6 +56,9 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
                        api->ucs_status_string(st));
     return nullptr;
   }
+  // UCX 1.16's default, the new protocol stack, left host RMA between virtual hosts over TCP hanging on the
+  // GPU machine (classic protocols pass the same tests there): the classic ones unless the user chose.
+  if (std::getenv("UCX_PROTO_ENABLE") == nullptr) (void)api->ucp_config_modify(config, "PROTO_ENABLE", "n");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
   // WAKEUP: the progress thread sleeps on the worker's event descriptor.
@@ -245,15 +248,25 @@ Status UcxTransport::connect(const std::vector<std::vector<uint8_t>> &blobs, con
     }
     p.wanted = true;
   }
-  // The default channel's endpoints now, so that wire-up problems show at shmem_init, not at a first put.
+  return Status::ok;
+}
+
+Status UcxTransport::wire_up(bool higher) {
+  // The default channel's endpoints now, so that wire-up problems show at shmem_init, not at a first put;
+  // each flushed, so the connection is up before the other side of the pair creates its own endpoint
+  // (two PEs connecting to each other at the same moment trip an assertion of UCX 1.16's TCP transport).
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(0);
+  std::vector<std::pair<int, void *>> flushes;
   for (int pe = 0; pe < opt_.n_pes; ++pe) {
-    if (!peers_[static_cast<size_t>(pe)].wanted) continue;
+    if (!peers_[static_cast<size_t>(pe)].wanted || (pe > opt_.my_pe) != higher) continue;
     ucp_ep_h ep;
     ucp_rkey_h rkey;
     GPUSHMEM_CHECK(endpoint_locked(c, pe, Region::heap, &ep, &rkey));
+    ucp_request_param_t param{};
+    flushes.emplace_back(pe, api_->ucp_ep_flush_nbx(ep, &param));
   }
+  for (auto &[pe, req] : flushes) GPUSHMEM_CHECK(wait_request_locked(lock, req, "connecting (endpoint flush)", pe));
   return Status::ok;
 }
 

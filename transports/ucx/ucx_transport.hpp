@@ -87,10 +87,16 @@ class UcxTransport final : public transport::Transport {
   std::string peer_error_text(int pe) const override;
   void finalize() override;
 
+  // After connect(), collective in two rounds with a barrier between: creates and flushes the default
+  // channel's endpoints to the PEs above this one (higher), then to those below, so that no pair connects
+  // to each other at the same moment. Peers must progress meanwhile (the progress thread).
+  Status wire_up(bool higher);
+
   // The progress thread (ucx_progress.cpp): serves operations aimed at this PE while the application
   // computes. Sleeps on the worker's event descriptor when nothing happens.
   Status start_progress_thread();
   bool progress_thread_running() const { return progress_thread_.joinable(); }
+  void stop_progress_thread();
   // Stops error reports for peers that go away (set at shmem_finalize, before the last barrier).
   void set_closing() { closing_.store(true, std::memory_order_release); }
 
