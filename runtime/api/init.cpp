@@ -1,6 +1,7 @@
 // shmem_init / shmem_init_thread / shmemx_init_attr / shmem_finalize / shmem_global_exit.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -216,7 +217,8 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   // Count the node's CPUs, not this process's affinity: launchers bind each PE to one core.
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   int usable_cpus = online > 0 ? static_cast<int>(online) : 1;
-  r.oversubscribed = r.topology.local_size > usable_cpus;
+  // PEs of every virtual host on this machine share its CPUs.
+  r.oversubscribed = std::max(r.topology.local_size, r.topology.machine_size) > usable_cpus;
   // GPU mode when every PE has a usable GPU: shmem_malloc then allocates from the GPU heap, which grows in
   // chunks, so the allocator starts with what is mapped now.
   if (gpu::init(call, heap_bytes) != Status::ok)

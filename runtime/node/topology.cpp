@@ -11,9 +11,19 @@
 namespace gpushmem::node {
 namespace {
 
-constexpr size_t kIdentityBytes = 128;
+constexpr size_t kIdentityBytes = 128;  // the node's identity, then the machine's: two halves of one record
 
 }  // namespace
+
+void machine_identity(char *buf, size_t len) {
+  char boot_id[48] = {0};
+  if (FILE *f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    if (std::fgets(boot_id, sizeof boot_id, f) == nullptr) boot_id[0] = '\0';
+    std::fclose(f);
+    boot_id[std::strcspn(boot_id, "\n")] = '\0';
+  }
+  std::snprintf(buf, len, "%s", boot_id);
+}
 
 void host_identity(char *buf, size_t len) {
   if (const std::string &forced = env::get().GPUSHMEM_HOSTNAME; !forced.empty()) {
@@ -22,21 +32,18 @@ void host_identity(char *buf, size_t len) {
   }
   char host[64] = {0};
   gethostname(host, sizeof host - 1);
-  char boot_id[48] = {0};
-  if (FILE *f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
-    if (std::fgets(boot_id, sizeof boot_id, f) == nullptr) boot_id[0] = '\0';
-    std::fclose(f);
-    boot_id[std::strcspn(boot_id, "\n")] = '\0';
-  }
-  std::snprintf(buf, len, "%s/%s", host, boot_id);
+  char machine[48] = {0};
+  machine_identity(machine, sizeof machine);
+  std::snprintf(buf, len, "%s/%s", host, machine);
 }
 
 Status discover(gpushmem_bootstrap_t *boot, Topology *out) {
   const int n = boot->size;
-  std::vector<char> all(kIdentityBytes * static_cast<size_t>(n));
-  char mine[kIdentityBytes] = {0};
-  host_identity(mine, sizeof mine);
-  int rc = boot->allgather(boot, mine, all.data(), kIdentityBytes);
+  std::vector<char> all(2 * kIdentityBytes * static_cast<size_t>(n));
+  char mine[2 * kIdentityBytes] = {0};
+  host_identity(mine, kIdentityBytes);
+  machine_identity(mine + kIdentityBytes, kIdentityBytes);
+  int rc = boot->allgather(boot, mine, all.data(), sizeof mine);
   if (rc != GPUSHMEM_BOOTSTRAP_OK) {
     GPUSHMEM_LOG_ERROR(log::Subsys::node, "shmem_init: allgather of host identities failed (bootstrap %s, code %d)",
                        boot->name, rc);
@@ -47,7 +54,9 @@ Status discover(gpushmem_bootstrap_t *boot, Topology *out) {
   t.node_of.assign(n, -1);
   std::vector<std::string> nodes;
   for (int pe = 0; pe < n; ++pe) {
-    std::string id(&all[kIdentityBytes * pe], strnlen(&all[kIdentityBytes * pe], kIdentityBytes));
+    const char *rec = &all[2 * kIdentityBytes * static_cast<size_t>(pe)];
+    std::string id(rec, strnlen(rec, kIdentityBytes));
+    if (strncmp(rec + kIdentityBytes, mine + kIdentityBytes, kIdentityBytes) == 0) ++t.machine_size;
     int node = -1;
     for (size_t i = 0; i < nodes.size(); ++i)
       if (nodes[i] == id) node = static_cast<int>(i);
