@@ -282,6 +282,9 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   gpu::drain("shmem_finalize");         // this PE's kernels and copies no longer touch any heap
   sync::barrier_all("shmem_finalize");  // completes this PE's RMA too: host puts complete at the barrier's fence
   team::check_pending();                // every PE's last broadcast pushes have landed (the barrier)
+  // The barrier's last arrivals through the network are posted: complete them at their targets before the
+  // goodbye on the node's sockets, which could otherwise overtake them (GPUSHMEM_TRANSPORTS=ucx on one node).
+  if (net::active() != nullptr) net::quiet("shmem_finalize", transport::Transport::kAllChannels);
   r.channel.say_goodbye(true);
   ctx::finalize();  // contexts still alive end with the library (their network operations complete first)
   // Peers on other nodes close their endpoints once past the next barrier: that is no longer an error.
