@@ -30,7 +30,6 @@ inline void put_signal(const char *call, void *dest, const void *source, size_t 
   api::Remote sig = remote_target(call, "sig_addr", sig_addr, pe);
   if (sig.net) [[unlikely]] {
     // The transport orders the signal after the payload (a fence between them).
-    api::require_running(call);
     api::check_local_buffer(call, "source", source, nelems);
     if (bytes != 0) (void)api::remote_addr(call, "dest", dest, bytes, pe);  // checks the range
     return net::put_signal(call, chan, pe, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD);

@@ -13,7 +13,6 @@
 #include "api/api_common.hpp"
 #include "env/env.hpp"
 #include "gpushmem/config.h"
-#include "shmem.h"
 #if GPUSHMEM_BUILT_WITH_UCX
 #include "ucx/ucx_transport.hpp"
 #endif
@@ -218,7 +217,6 @@ Status init(const char *call, bool globals_everywhere) {
   opt.my_pe = r.my_pe;
   opt.n_pes = r.n_pes;
   opt.job_key = job_key;
-  opt.thread_multiple = r.thread_level == SHMEM_THREAD_MULTIPLE;
   opt.hang_warn_s = static_cast<int>(env::get().GPUSHMEM_HANG_WARN);
   opt.spin_us = env::get().GPUSHMEM_PROGRESS_SPIN_US;
   if (opt.spin_us < 0) {

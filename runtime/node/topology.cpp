@@ -25,24 +25,33 @@ void machine_identity(char *buf, size_t len) {
   std::snprintf(buf, len, "%s", boot_id);
 }
 
-void host_identity(char *buf, size_t len) {
+namespace {
+
+// The node's identity given the machine's: GPUSHMEM_HOSTNAME, else hostname/boot id.
+void node_identity(char *buf, size_t len, const char *machine) {
   if (const std::string &forced = env::get().GPUSHMEM_HOSTNAME; !forced.empty()) {
     std::snprintf(buf, len, "%s", forced.c_str());
     return;
   }
   char host[64] = {0};
   gethostname(host, sizeof host - 1);
+  std::snprintf(buf, len, "%s/%s", host, machine);
+}
+
+}  // namespace
+
+void host_identity(char *buf, size_t len) {
   char machine[48] = {0};
   machine_identity(machine, sizeof machine);
-  std::snprintf(buf, len, "%s/%s", host, machine);
+  node_identity(buf, len, machine);
 }
 
 Status discover(gpushmem_bootstrap_t *boot, Topology *out) {
   const int n = boot->size;
   std::vector<char> all(2 * kIdentityBytes * static_cast<size_t>(n));
   char mine[2 * kIdentityBytes] = {0};
-  host_identity(mine, kIdentityBytes);
   machine_identity(mine + kIdentityBytes, kIdentityBytes);
+  node_identity(mine, kIdentityBytes, mine + kIdentityBytes);
   int rc = boot->allgather(boot, mine, all.data(), sizeof mine);
   if (rc != GPUSHMEM_BOOTSTRAP_OK) {
     GPUSHMEM_LOG_ERROR(log::Subsys::node, "shmem_init: allgather of host identities failed (bootstrap %s, code %d)",

@@ -403,49 +403,59 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, voi
   }
 }
 
-Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *src, size_t bytes, Completion completion,
-                         Token *token) {
-  GPUSHMEM_CHECK(check_range("put", pe, dst, bytes));
-  std::unique_lock<std::mutex> lock(mu_);
-  Channel &c = channel_locked(channel);
-  ucp_ep_h ep;
-  ucp_rkey_h rkey;
-  GPUSHMEM_CHECK(endpoint_locked(c, pe, dst.region, &ep, &rkey));
-  ucp_request_param_t param{};
-  void *req = api_->ucp_put_nbx(
-      ep, src, bytes, peers_[static_cast<size_t>(pe)].base[static_cast<int>(dst.region)] + dst.offset, rkey, &param);
+Status UcxTransport::target_locked(Channel &c, int pe, RemoteRef ref, Target *out) {
+  GPUSHMEM_CHECK(endpoint_locked(c, pe, ref.region, &out->ep, &out->rkey));
+  out->raddr = peers_[static_cast<size_t>(pe)].base[static_cast<int>(ref.region)] + ref.offset;
+  return Status::ok;
+}
+
+void UcxTransport::note_written_locked(Channel &c, int pe) {
   const size_t i = static_cast<size_t>(pe);
   if (!c.is_dirty[i]) {
     c.is_dirty[i] = 1;
     c.dirty.push_back(pe);
   }
   ++c.issued;
-  if (token != nullptr) *token = Token{channel, c.issued};
-  if (completion == Completion::local) return wait_request_locked(lock, req, "put", pe);
-  if (UCS_PTR_IS_ERR(req)) return fail_op("put", pe, UCS_PTR_STATUS(req));
-  if (req != nullptr) api_->ucp_request_free(req);  // completes in the background; the quiet's flush waits for it
+}
+
+Status UcxTransport::finish_locked(std::unique_lock<std::mutex> &lock, void *request, bool wait, const char *what,
+                                   int pe) {
+  if (wait) return wait_request_locked(lock, request, what, pe);
+  if (UCS_PTR_IS_ERR(request)) return fail_op(what, pe, UCS_PTR_STATUS(request));
+  if (request != nullptr) api_->ucp_request_free(request);  // completes in the background; quiet's flush waits
   return Status::ok;
+}
+
+Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *src, size_t bytes, Completion completion,
+                         Token *token) {
+  GPUSHMEM_CHECK(check_range("put", pe, dst, bytes));
+  std::unique_lock<std::mutex> lock(mu_);
+  Channel &c = channel_locked(channel);
+  Target t;
+  GPUSHMEM_CHECK(target_locked(c, pe, dst, &t));
+  ucp_request_param_t param{};
+  void *req = api_->ucp_put_nbx(t.ep, src, bytes, t.raddr, t.rkey, &param);
+  note_written_locked(c, pe);
+  if (token != nullptr) *token = Token{channel, c.issued};
+  return finish_locked(lock, req, completion == Completion::local, "put", pe);
 }
 
 Status UcxTransport::get(uint32_t channel, int pe, void *dst, RemoteRef src, size_t bytes) {
   GPUSHMEM_CHECK(check_range("get", pe, src, bytes));
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
-  ucp_ep_h ep;
-  ucp_rkey_h rkey;
-  GPUSHMEM_CHECK(endpoint_locked(c, pe, src.region, &ep, &rkey));
+  Target t;
+  GPUSHMEM_CHECK(target_locked(c, pe, src, &t));
   ucp_request_param_t param{};
-  void *req = api_->ucp_get_nbx(
-      ep, dst, bytes, peers_[static_cast<size_t>(pe)].base[static_cast<int>(src.region)] + src.offset, rkey, &param);
+  void *req = api_->ucp_get_nbx(t.ep, dst, bytes, t.raddr, t.rkey, &param);
   return wait_request_locked(lock, req, "get", pe);
 }
 
 Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, RemoteRef dst,
                                       ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply, bool wait,
                                       const char *what) {
-  ucp_ep_h ep;
-  ucp_rkey_h rkey;
-  GPUSHMEM_CHECK(endpoint_locked(c, pe, dst.region, &ep, &rkey));
+  Target t;
+  GPUSHMEM_CHECK(target_locked(c, pe, dst, &t));
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
   param.datatype = ucp_dt_make_contig(width);
@@ -455,20 +465,11 @@ Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channe
   }
   uint32_t operand32 = static_cast<uint32_t>(operand);
   const void *buffer = width == 4 ? static_cast<const void *>(&operand32) : static_cast<const void *>(&operand);
-  const uint64_t raddr = peers_[static_cast<size_t>(pe)].base[static_cast<int>(dst.region)] + dst.offset;
-  void *req = api_->ucp_atomic_op_nbx(ep, op, buffer, 1, raddr, rkey, &param);
+  void *req = api_->ucp_atomic_op_nbx(t.ep, op, buffer, 1, t.raddr, t.rkey, &param);
   // Not offered by the lanes UCX chose (bitwise fetching atomics on some NICs): the caller emulates it.
   if (UCS_PTR_IS_ERR(req) && UCS_PTR_STATUS(req) == UCS_ERR_UNSUPPORTED) return Status::not_supported;
-  const size_t i = static_cast<size_t>(pe);
-  if (!c.is_dirty[i]) {
-    c.is_dirty[i] = 1;
-    c.dirty.push_back(pe);
-  }
-  ++c.issued;
-  if (wait) return wait_request_locked(lock, req, what, pe);
-  if (UCS_PTR_IS_ERR(req)) return fail_op(what, pe, UCS_PTR_STATUS(req));
-  if (req != nullptr) api_->ucp_request_free(req);
-  return Status::ok;
+  note_written_locked(c, pe);
+  return finish_locked(lock, req, wait, what, pe);
 }
 
 Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size_t width, uint64_t operand,

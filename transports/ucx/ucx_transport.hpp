@@ -28,10 +28,9 @@ namespace gpushmem::ucx {
 struct Options {
   int my_pe = 0;
   int n_pes = 0;
-  uint64_t job_key = 0;          // the same on every PE of the job (blobs of other jobs are refused)
-  bool thread_multiple = false;  // SHMEM_THREAD_MULTIPLE was asked for
-  int hang_warn_s = 10;          // a blocking operation logs what it waits for at this interval (0: never)
-  int64_t spin_us = 100;         // the progress thread polls this long after the last event before it sleeps
+  uint64_t job_key = 0;   // the same on every PE of the job (blobs of other jobs are refused)
+  int hang_warn_s = 10;   // a blocking operation logs what it waits for at this interval (0: never)
+  int64_t spin_us = 100;  // the progress thread polls this long after the last event before it sleeps
 };
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
@@ -112,6 +111,17 @@ class UcxTransport final : public transport::Transport {
   Channel &channel_locked(uint32_t id);
   // The endpoint and rkey of `region` for `pe` on channel `c` (created on first use). Mutex held.
   Status endpoint_locked(Channel &c, int pe, transport::Region region, ucp_ep_h *ep, ucp_rkey_h *rkey);
+  // Where an operation on `ref` of PE pe goes: channel c's endpoint, the rkey unpacked on it, the address.
+  struct Target {
+    ucp_ep_h ep;
+    ucp_rkey_h rkey;
+    uint64_t raddr;
+  };
+  Status target_locked(Channel &c, int pe, transport::RemoteRef ref, Target *out);
+  // Records an operation that writes or updates PE pe's memory: the channel's next quiet flushes pe.
+  void note_written_locked(Channel &c, int pe);
+  // Ends an issued operation: waits for `request` (`wait`), or lets it complete in the background.
+  Status finish_locked(std::unique_lock<std::mutex> &lock, void *request, bool wait, const char *what, int pe);
   Status check_range(const char *op, int pe, transport::RemoteRef ref, size_t bytes) const;
   // Waits for `request` (a ucs_status_ptr_t of an operation) with the lock held on entry and exit; the
   // lock is dropped between progress calls. `what` and `pe` name the operation in messages.
