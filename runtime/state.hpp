@@ -12,6 +12,7 @@
 #include "heap/host_heap.hpp"
 #include "node/peer_channel.hpp"
 #include "node/topology.hpp"
+#include "p2p/p2p_transport.hpp"
 
 namespace gpushmem {
 
@@ -27,16 +28,15 @@ struct Runtime {
   boot::Plugin bootstrap;
   node::Topology topology;    // which PEs share this node
   node::PeerChannel channel;  // sockets to node-local PEs: fd passing, liveness, global exit
-  heap::HostHeap heap;        // this PE's heap and the mappings of every local peer's heap
+  heap::HostHeap heap;        // this PE's heap (its peers' mappings: p2p below)
   heap::Allocator allocator;  // offsets within the user part of the heap (identical on every PE)
 
-  // peer_base[pe]: address of PE pe's host heap in this process (nullptr: not load/store reachable). The
-  // host barrier uses these words in GPU mode too.
-  std::vector<char *> peer_base;
-  // The program's global and static variables (heap/data_segment.hpp): data_peer_base[pe] is PE pe's copy
-  // in this process (nullptr: not mapped here), indexed like peer_base.
+  // The load/store reach (transports/p2p): p2p.heap_base(pe) is PE pe's host heap in this process,
+  // p2p.globals_base(pe) its copy of the globals (nullptr: not mapped here). The host barrier uses the heap
+  // words in GPU mode too.
+  p2p::P2pTransport p2p;
+  // The program's global and static variables (heap/data_segment.hpp).
   heap::DataSegment data;
-  std::vector<char *> data_peer_base;
   bool data_shared = false;      // every PE of this node maps every other's globals
   bool data_everywhere = false;  // every PE of the job has the same globals: the network reaches them too
   // The GPU symmetric heap (gpu.base == nullptr: host mode, shmem_malloc allocates from the host heap).

@@ -107,7 +107,7 @@ inline Remote remote_addr(const char *call, const char *arg, const void *sym, si
       }
     }
   }
-  char *peer = r.peer_base[pe];
+  char *peer = r.p2p.heap_base(pe);
   if (peer == nullptr) [[unlikely]]
     return remote_net_addr(call, arg, p, bytes, pe);
   return {peer + (p - r.heap.base()), false};

@@ -7,7 +7,7 @@ namespace gpushmem::api {
 
 char *data_peer_or_null(const char *p, int pe) {
   const Runtime &r = rt();
-  char *base = r.data_peer_base[pe];
+  char *base = r.p2p.globals_base(pe);
   return base == nullptr ? nullptr : base + (p - r.data.start());
 }
 

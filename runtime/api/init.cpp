@@ -1,4 +1,5 @@
 // shmem_init / shmem_init_thread / shmemx_init_attr / shmem_finalize / shmem_global_exit.
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,7 +52,6 @@ void exit_handler() {
 // each PE keeps only its own (local waits and updates on them still work) and says why once.
 void share_globals(const char *call, const std::vector<uint64_t> &all) {
   Runtime &r = rt();
-  r.data_peer_base.assign(r.n_pes, nullptr);
   const uint64_t mine = r.data.fingerprint();
   bool everywhere = mine != 0;
   for (uint64_t theirs : all) everywhere = everywhere && theirs == mine;
@@ -59,7 +59,7 @@ void share_globals(const char *call, const std::vector<uint64_t> &all) {
   bool same = mine != 0 && net::p2p_allowed();
   for (int pe : r.topology.local_pes) same = same && all[pe] == mine;
   if (!same) {
-    if (mine != 0) r.data_peer_base[r.my_pe] = r.data.start();
+    if (mine != 0) r.p2p.set_base(transport::Region::globals, r.my_pe, r.data.start(), r.data.size());
     if (r.topology.local_rank == 0 && r.topology.local_size > 1)
       GPUSHMEM_LOG_INFO(log::Subsys::heap,
                         "%s: global and static variables are not symmetric: the node's PEs run different "
@@ -67,10 +67,10 @@ void share_globals(const char *call, const std::vector<uint64_t> &all) {
                         call);
     return;
   }
-  std::vector<char *> bases;
-  if (r.data.map_peers(r.channel, r.topology.local_rank, &bases) != Status::ok)
+  // Same fingerprint: same executable, same size.
+  if (r.p2p.map_node(transport::Region::globals, r.channel, r.topology, r.data.fd(), r.data.start(), r.data.size(),
+                     MAP_SHARED) != Status::ok)
     init_failed(call, "cannot map the global variables of the node's other PEs");
-  for (size_t i = 0; i < bases.size(); ++i) r.data_peer_base[r.topology.local_pes[i]] = bases[i];
   r.data_shared = true;
 }
 
@@ -198,19 +198,19 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   if (r.heap.create(heap::kInternalAreaBytes + heap_bytes, team::tail_bytes(r.n_pes)) != Status::ok)
     init_failed(call, "cannot create the symmetric heap");
   if (r.channel.connect(b, r.topology) != Status::ok) init_failed(call, "cannot connect to the node's other PEs");
-  r.peer_base.assign(r.n_pes, nullptr);
-  r.peer_base[r.my_pe] = r.heap.base();
+  r.p2p.reset(r.n_pes);
+  r.p2p.set_base(transport::Region::heap, r.my_pe, r.heap.base(), r.heap.mapped_bytes());
   // GPUSHMEM_TRANSPORTS without p2p: the node's PEs keep their sockets (liveness, global exit) but map
   // nothing of each other, so every byte between them goes through the network.
   if (net::p2p_allowed()) {
-    std::vector<char *> local_bases;
-    if (r.heap.map_peers(r.channel, r.topology.local_rank, &local_bases) != Status::ok)
+    // Every PE sizes its heap from the same variable (checked above), so each peer's segment is our size.
+    if (r.p2p.map_node(transport::Region::heap, r.channel, r.topology, r.heap.fd(), r.heap.base(),
+                       r.heap.mapped_bytes(), MAP_SHARED | MAP_NORESERVE) != Status::ok)
       init_failed(call, "cannot map the heaps of the node's other PEs");
-    for (size_t i = 0; i < local_bases.size(); ++i) r.peer_base[r.topology.local_pes[i]] = local_bases[i];
   }
   share_globals(call, globals);
   r.all_pes_mapped = true;
-  for (char *base : r.peer_base) r.all_pes_mapped = r.all_pes_mapped && base != nullptr;
+  for (int pe = 0; pe < r.n_pes; ++pe) r.all_pes_mapped = r.all_pes_mapped && r.p2p.reaches(pe);
   // Every PE the mappings do not reach goes through the network transport (collective over the job).
   if (net::init(call, r.data_everywhere) != Status::ok) init_failed(call, "cannot reach every PE (the cause is above)");
   team::init();
@@ -299,12 +299,11 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   gpu::finalize();
   team::finalize();
   r.channel.close();
-  r.data_peer_base.assign(r.data_peer_base.size(), nullptr);
+  r.p2p.finalize();  // the peers' mappings; every PE is past the barrier above
   r.data_shared = false;
   r.data_everywhere = false;
   r.data.destroy();
   r.heap.destroy();
-  r.peer_base.clear();
   if (rc == GPUSHMEM_BOOTSTRAP_OK) rc = b->finalize(b);
   if (rc != GPUSHMEM_BOOTSTRAP_OK)
     GPUSHMEM_LOG_WARN(log::Subsys::init, "shmem_finalize: the %s bootstrap did not finalise cleanly (code %d)", b->name,

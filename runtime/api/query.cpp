@@ -37,7 +37,7 @@ GPUSHMEM_EXPORT int shmem_pe_accessible(int pe) {
   if (pe < 0 || pe >= r.n_pes) return 0;
   if (r.gpu.base != nullptr) return r.gpu.peer_base[pe] != nullptr ? 1 : 0;
   // Through the network is accessible too: every RMA, AMO and collective reaches it.
-  return r.peer_base[pe] != nullptr || net::kind(pe) == net::Kind::network ? 1 : 0;
+  return r.p2p.reaches(pe) || net::kind(pe) == net::Kind::network ? 1 : 0;
 }
 
 namespace {
@@ -56,9 +56,10 @@ char *peer_address(const void *addr, int pe) {
       return r.gpu.peer_base[pe] + (p - gpu_base);
     return nullptr;
   }
-  if (r.peer_base[pe] == nullptr) return nullptr;
+  char *peer = r.p2p.heap_base(pe);
+  if (peer == nullptr) return nullptr;
   if (p < r.heap.base() + heap::kInternalAreaBytes || p >= r.heap.base() + r.heap.size()) return nullptr;
-  return r.peer_base[pe] + (p - r.heap.base());
+  return peer + (p - r.heap.base());
 }
 
 }  // namespace

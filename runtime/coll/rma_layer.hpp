@@ -33,7 +33,7 @@ inline char *peer_ptr(const void *sym, int pe) {
   const Runtime &r = rt();
   if (r.data.contains(sym, 1)) [[unlikely]]  // a global or static variable
     return api::data_peer_or_null(static_cast<const char *>(sym), pe);
-  char *base = r.peer_base[pe];
+  char *base = r.p2p.heap_base(pe);
   if (base == nullptr) return nullptr;
   return base + (static_cast<const char *>(sym) - r.heap.base());
 }

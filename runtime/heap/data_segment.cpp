@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "core/log.hpp"
-#include "heap/peer_segments.hpp"
 
 namespace gpushmem::heap {
 namespace {
@@ -163,7 +162,6 @@ bool DataSegment::make_private_after_fork() {
   start_ = nullptr;
   size_ = 0;
   fingerprint_ = 0;
-  peer_maps_.clear();  // the parent's mappings of the peers' globals stay mapped in the child, unused
   return ok;
 }
 
@@ -268,14 +266,7 @@ void DataSegment::create() {
   GPUSHMEM_LOG_DEBUG(log::Subsys::heap, "globals: %zu bytes at %p are symmetric", bytes, static_cast<void *>(start_));
 }
 
-Status DataSegment::map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped) {
-  // Same fingerprint: same executable, same size.
-  return map_peer_segments(channel, my_local, fd_, start_, size_, MAP_SHARED, "globals", mapped, &peer_maps_);
-}
-
 void DataSegment::destroy() {
-  for (char *p : peer_maps_) munmap(p, size_);
-  peer_maps_.clear();
   // fd_ stays open: a fork() after shmem_finalize still needs it to find the pages that hold data.
 }
 

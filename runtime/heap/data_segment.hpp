@@ -23,12 +23,9 @@ class DataSegment {
   // when the program has no such segment or the move fails; the program then runs as before, with its
   // globals private.
   void create();
-  // Collective over the node, and called by every local PE only when all of them have the same non-zero
-  // fingerprint: shares the segment with every local peer and maps theirs. mapped[local index] receives
-  // each base (own start in this PE's slot).
-  Status map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped);
-  // Unmaps the peers' segments. This PE's own stays where it is, on its memfd: the program keeps using its
-  // globals, and a child of a later fork() still gets private copies.
+  // At shmem_finalize (the peers' mappings are transports/p2p's). This PE's own segment stays where it is,
+  // on its memfd: the program keeps using its globals, and a child of a later fork() still gets private
+  // copies.
   void destroy();
   // In a child of fork(): private pages again, with the same contents; the segment is then empty.
   bool make_private_after_fork();
@@ -43,13 +40,14 @@ class DataSegment {
   // Equal on two PEs of a node exactly when they run the same executable with a segment of the same size
   // (0 without a segment): only then are their variables at the same offsets.
   uint64_t fingerprint() const { return fingerprint_; }
+  // The memfd holding the segment: the node's PEs with the same fingerprint map it (transports/p2p).
+  int fd() const { return fd_; }
 
  private:
   int fd_ = -1;
   char *start_ = nullptr;
   uint64_t size_ = 0;
   uint64_t fingerprint_ = 0;
-  std::vector<char *> peer_maps_;
 };
 
 }  // namespace gpushmem::heap

@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "core/log.hpp"
-#include "heap/peer_segments.hpp"
 
 namespace gpushmem::heap {
 
@@ -52,15 +51,7 @@ Status HostHeap::create(uint64_t user_end, uint64_t runtime_tail) {
   return Status::ok;
 }
 
-Status HostHeap::map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped) {
-  // Every PE sizes its heap from the same variable (init checks it), so each peer's segment is our size.
-  return map_peer_segments(channel, my_local, fd_, base_, mapped_, MAP_SHARED | MAP_NORESERVE, "heap", mapped,
-                           &peer_maps_);
-}
-
 void HostHeap::destroy() {
-  for (char *p : peer_maps_) munmap(p, mapped_);
-  peer_maps_.clear();
   if (base_ != nullptr) munmap(base_, mapped_);
   base_ = nullptr;
   if (fd_ >= 0) ::close(fd_);

@@ -1,5 +1,5 @@
 // The symmetric heap in host memory: one memfd segment per PE, shared with the PEs of the same node by
-// passing its descriptor, and mapped by each of them.
+// passing its descriptor, and mapped by each of them (transports/p2p).
 #pragma once
 
 #include <cstdint>
@@ -23,9 +23,6 @@ class HostHeap {
   // `runtime_tail` bytes the runtime keeps for itself (team synchronisation areas). size() covers only the
   // first `bytes`: symmetric-address checks never accept the tail.
   Status create(uint64_t bytes, uint64_t runtime_tail = 0);
-  // Collective over the node: shares the segment with every local peer and maps theirs.
-  // mapped[local index] receives each base (own base in this PE's slot).
-  Status map_peers(node::PeerChannel &channel, int my_local, std::vector<char *> *mapped);
   void destroy();
 
   char *base() const { return base_; }
@@ -33,13 +30,14 @@ class HostHeap {
   InternalArea *internal() const { return reinterpret_cast<InternalArea *>(base_); }
   // The whole mapping: size() plus the runtime tail (what a network transport registers).
   uint64_t mapped_bytes() const { return mapped_; }
+  // The memfd behind the mapping: the node's PEs map it too (transports/p2p).
+  int fd() const { return fd_; }
 
  private:
   int fd_ = -1;
   char *base_ = nullptr;
   uint64_t size_ = 0;
-  uint64_t mapped_ = 0;            // size_ plus the runtime tail
-  std::vector<char *> peer_maps_;  // mappings of peers' segments (not our own)
+  uint64_t mapped_ = 0;  // size_ plus the runtime tail
 };
 
 }  // namespace gpushmem::heap

@@ -70,7 +70,7 @@ struct LockWord {
   int home;
 
   Cell on(int pe) const {
-    char *base = global ? rt().data_peer_base[pe] : rt().peer_base[pe];
+    char *base = global ? rt().p2p.globals_base(pe) : rt().p2p.heap_base(pe);
     if (base == nullptr && global && rt().topology.local_index_of[pe] >= 0 && net::kind(pe) != net::Kind::network)
         [[unlikely]]
       api::fail(call,

@@ -138,9 +138,9 @@ Status init(const char *call, bool globals_everywhere) {
     if (pe == r.my_pe) {
       g_kind[i] = Kind::self;
       g_why[i] = "this PE";
-    } else if (r.peer_base[i] != nullptr) {
+    } else if (r.p2p.reaches(pe)) {
       g_kind[i] = Kind::p2p;
-      g_why[i] = "p2p: shared memory, same node";
+      g_why[i] = r.p2p.describe(pe) + ", same node";
     } else {
       need[i] = any_need = true;
       const bool same_node = r.topology.node_of[i] == r.topology.node_of[static_cast<size_t>(r.my_pe)];

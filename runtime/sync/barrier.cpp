@@ -27,7 +27,7 @@ void barrier_all(const char *call) {
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
     const int to = (me + dist) % n;
     const int from = (me - dist + n) % n;
-    if (char *peer = r.peer_base[to]; peer != nullptr) [[likely]] {
+    if (char *peer = r.p2p.heap_base(to); peer != nullptr) [[likely]] {
       auto *remote = reinterpret_cast<heap::InternalArea *>(peer);
       // Release: our earlier stores are visible to `to` before it sees the arrival.
       std::atomic_ref<uint64_t>(remote->barrier_round[k].value).fetch_add(1, std::memory_order_release);

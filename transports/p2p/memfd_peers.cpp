@@ -1,4 +1,4 @@
-#include "heap/peer_segments.hpp"
+#include "p2p/memfd_peers.hpp"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -10,9 +10,9 @@
 #include "core/log.hpp"
 #include "node/peer_channel.hpp"
 
-namespace gpushmem::heap {
+namespace gpushmem::p2p {
 
-Status map_peer_segments(node::PeerChannel &channel, int my_local, int my_fd, char *mine, uint64_t bytes, int flags,
+Status map_node_segments(node::PeerChannel &channel, int my_local, int my_fd, char *mine, uint64_t bytes, int flags,
                          const char *what, std::vector<char *> *mapped, std::vector<char *> *peer_maps) {
   std::vector<int> fds;
   GPUSHMEM_CHECK(channel.exchange_fds(my_fd, &fds));
@@ -45,4 +45,4 @@ Status map_peer_segments(node::PeerChannel &channel, int my_local, int my_fd, ch
   return result;
 }
 
-}  // namespace gpushmem::heap
+}  // namespace gpushmem::p2p
