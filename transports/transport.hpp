@@ -112,8 +112,13 @@ class Transport {
 
   // Waits until the operation `token` names is complete at its target.
   [[nodiscard]] virtual Status wait(const Token &token) = 0;
-  // Completes every operation issued on `channel` (at their targets). kAllChannels: every channel.
+  // Completes every operation issued on `channel` (at their targets). kAllChannels: every channel but
+  // kRuntimeChannel.
   static constexpr uint32_t kAllChannels = ~0u;
+  // The runtime's own synchronisation (barrier arrivals, collectives' signals and data, lock words): ordered
+  // like the default channel's operations (the same endpoints), but no quiet of the application waits for
+  // them, since each algorithm completes its own steps; quiet(kRuntimeChannel) does (shmem_finalize).
+  static constexpr uint32_t kRuntimeChannel = ~0u - 1;
   [[nodiscard]] virtual Status quiet(uint32_t channel) = 0;
   // Orders the operations issued on `channel` before the ones issued after, to each PE.
   [[nodiscard]] virtual Status fence(uint32_t channel) = 0;

@@ -284,7 +284,10 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   team::check_pending();                // every PE's last broadcast pushes have landed (the barrier)
   // The barrier's last arrivals through the network are posted: complete them at their targets before the
   // goodbye on the node's sockets, which could otherwise overtake them (GPUSHMEM_TRANSPORTS=ucx on one node).
-  if (net::active() != nullptr) net::quiet("shmem_finalize", transport::Transport::kAllChannels);
+  if (net::active() != nullptr) {
+    net::quiet("shmem_finalize", transport::Transport::kAllChannels);
+    net::quiet("shmem_finalize", net::kRuntimeChan);
+  }
   r.channel.say_goodbye(true);
   ctx::finalize();  // contexts still alive end with the library (their network operations complete first)
   // Peers on other nodes close their endpoints once past the next barrier: that is no longer an error.

@@ -45,7 +45,7 @@ inline void put(void *sym_dest, const void *src, size_t n, int pe) {
     std::memcpy(p, src, n);
     return;
   }
-  net::put(kCollCall, 0, pe, sym_dest, src, n, false);
+  net::put(kCollCall, net::kRuntimeChan, pe, sym_dest, src, n, false);
 }
 
 // Copies n bytes from symmetric `src` on `pe` to local `dst`; complete on return.
@@ -54,7 +54,7 @@ inline void get(void *dst, const void *sym_src, size_t n, int pe) {
     std::memcpy(dst, p, n);
     return;
   }
-  net::get(kCollCall, 0, pe, dst, sym_src, n);
+  net::get(kCollCall, net::kRuntimeChan, pe, dst, sym_src, n);
 }
 
 // Sets the 64-bit symmetric word `sym_sig` on `pe` to `value` after every earlier put of this PE to `pe`
@@ -65,7 +65,7 @@ inline void signal(uint64_t *sym_sig, uint64_t value, int pe) {
     return;
   }
   // The transport's put-with-signal without payload: fenced after the earlier puts, then the word set.
-  net::put_signal(kCollCall, 0, pe, sym_sig, nullptr, 0, sym_sig, value, false);
+  net::put_signal(kCollCall, net::kRuntimeChan, pe, sym_sig, nullptr, 0, sym_sig, value, false);
 }
 
 // Adds `value` to the 64-bit symmetric word `sym` on `pe` after this PE's earlier stores (release).
@@ -74,7 +74,7 @@ inline void add(uint64_t *sym, uint64_t value, int pe) {
     std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(p)).fetch_add(value, std::memory_order_release);
     return;
   }
-  net::amo(kCollCall, 0, pe, sym, transport::AmoOp::add, sizeof(uint64_t), value, 0, nullptr);
+  net::amo(kCollCall, net::kRuntimeChan, pe, sym, transport::AmoOp::add, sizeof(uint64_t), value, 0, nullptr);
 }
 
 // Waits until this PE's signal word `local_sig` is >= value (acquire: the data sent before it is visible).
@@ -93,7 +93,7 @@ inline void wait_remote_ge(const uint64_t *sym, uint64_t value, const char *call
   sync::wait_until(
       [&] {
         uint64_t seen = 0;
-        net::get(call, 0, pe, &seen, sym, sizeof seen);
+        net::get(call, net::kRuntimeChan, pe, &seen, sym, sizeof seen);
         return seen >= value;
       },
       call, pe, what);
@@ -105,7 +105,7 @@ inline const char *read_view(const void *sym, size_t bytes, int pe, std::vector<
   if (const char *p = peer_ptr(sym, pe); p != nullptr) [[likely]]
     return p;
   scratch->resize(bytes);
-  if (bytes != 0) net::get(kCollCall, 0, pe, scratch->data(), sym, bytes);
+  if (bytes != 0) net::get(kCollCall, net::kRuntimeChan, pe, scratch->data(), sym, bytes);
   return scratch->data();
 }
 

@@ -30,7 +30,7 @@ struct Cell {
 
   uint64_t net_op(transport::AmoOp op, uint64_t operand, uint64_t compare) const {
     uint64_t old = 0;
-    net::amo(call, 0, pe, sym, op, sizeof(uint64_t), operand, compare, &old);
+    net::amo(call, net::kRuntimeChan, pe, sym, op, sizeof(uint64_t), operand, compare, &old);
     return old;
   }
   uint64_t load() const {

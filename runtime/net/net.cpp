@@ -224,6 +224,13 @@ Status init(const char *call, bool globals_everywhere) {
                        static_cast<long long>(opt.spin_us));
     return Status::invalid_argument;
   }
+  opt.nap_max_us = env::get().GPUSHMEM_PROGRESS_NAP_US;
+  if (opt.nap_max_us < 1 || opt.nap_max_us > 999999) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env,
+                       "GPUSHMEM_PROGRESS_NAP_US=%lld is out of range: give microseconds from 1 to 999999",
+                       static_cast<long long>(opt.nap_max_us));
+    return Status::invalid_argument;
+  }
   std::unique_ptr<ucx::UcxTransport> t = api != nullptr ? ucx::UcxTransport::create(api, opt) : nullptr;
   bool ok = t != nullptr;
   if (ok) ok = t->register_region(Region::heap, r.heap.base(), r.heap.mapped_bytes()) == Status::ok;

@@ -50,6 +50,10 @@ inline transport::Transport *active() {
   return detail::g_active;
 }
 
+// The channel of the runtime's own synchronisation (barrier arrivals, collectives, lock words): the
+// application's quiets do not wait for it (transport.hpp).
+inline constexpr uint32_t kRuntimeChan = transport::Transport::kRuntimeChannel;
+
 // The remote location of symmetric `sym` (this PE's address; heap or globals).
 transport::RemoteRef ref(const void *sym);
 

@@ -33,7 +33,7 @@ void barrier_all(const char *call) {
       std::atomic_ref<uint64_t>(remote->barrier_round[k].value).fetch_add(1, std::memory_order_release);
     } else {
       // A posted network add; everything this PE issued before is complete (the quiet above).
-      net::amo(call, 0, to, &area->barrier_round[k].value, transport::AmoOp::add, 8, 1, 0, nullptr);
+      net::amo(call, net::kRuntimeChan, to, &area->barrier_round[k].value, transport::AmoOp::add, 8, 1, 0, nullptr);
     }
     std::atomic_ref<uint64_t> mine(area->barrier_round[k].value);
     wait_until([&] { return mine.load(std::memory_order_acquire) >= epoch; }, call, from, "its arrival at the barrier");

@@ -22,9 +22,6 @@ namespace gpushmem::ucx {
   X(ucp_worker_get_address)       \
   X(ucp_worker_release_address)   \
   X(ucp_worker_progress)          \
-  X(ucp_worker_get_efd)           \
-  X(ucp_worker_arm)               \
-  X(ucp_worker_signal)            \
   X(ucp_worker_fence)             \
   X(ucp_worker_flush_nbx)         \
   X(ucp_ep_create)                \

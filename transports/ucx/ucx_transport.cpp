@@ -37,10 +37,14 @@ struct UcxTransport::Peer {
 };
 
 struct UcxTransport::Channel {
+  // Channel 0's is the PE's worker (the one peers' requests arrive at); every other channel (a context)
+  // has a worker of its own, so that its quiet is one worker flush that waits for nothing else.
+  ucp_worker_h worker = nullptr;
+  bool own_worker = false;
   std::vector<ucp_ep_h> ep;                           // by PE; nullptr until first use
   std::vector<ucp_rkey_h> rkey[transport::kRegions];  // by PE, unpacked on ep[pe]
-  std::vector<int> dirty;                             // PEs written since the last quiet
-  std::vector<uint8_t> is_dirty;                      // by PE
+  bool written = false;                               // an operation wrote a peer since the last quiet
+  bool runtime_written = false;                       // kRuntimeChannel's operations (channel 0 only)
   uint64_t issued = 0;                                // operations issued on the channel
   uint64_t completed = 0;                             // issued count at the last completed quiet
   uint64_t discard[kDiscardSlots] = {};               // reply buffers of posted swaps (never read)
@@ -59,10 +63,14 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
   // UCX 1.16's default, the new protocol stack, left host RMA between virtual hosts over TCP hanging on the
   // GPU machine (classic protocols pass the same tests there): the classic ones unless the user chose.
   if (std::getenv("UCX_PROTO_ENABLE") == nullptr) (void)api->ucp_config_modify(config, "PROTO_ENABLE", "n");
+  // A quiet is one worker flush: it waits for the completions of what the worker issued (over TCP: the
+  // target's acknowledgement of each put, sent once the data is in place), not for an extra flush round
+  // trip on every endpoint as well, which is what UCX does by default.
+  if (std::getenv("UCX_FLUSH_WORKER_EPS") == nullptr) (void)api->ucp_config_modify(config, "FLUSH_WORKER_EPS", "n");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
-  // WAKEUP: the progress thread sleeps on the worker's event descriptor.
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  // No UCP_FEATURE_WAKEUP: it costs every round trip over TCP (ucx_progress.cpp); the progress thread polls.
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
   params.estimated_num_eps = static_cast<size_t>(options.n_pes);
   params.name = "gpushmem";
   st = api->ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &t->context_);
@@ -266,18 +274,37 @@ Status UcxTransport::wire_up(bool higher) {
     ucp_request_param_t param{};
     flushes.emplace_back(pe, api_->ucp_ep_flush_nbx(ep, &param));
   }
-  for (auto &[pe, req] : flushes) GPUSHMEM_CHECK(wait_request_locked(lock, req, "connecting (endpoint flush)", pe));
+  for (auto &[pe, req] : flushes)
+    GPUSHMEM_CHECK(wait_request_locked(lock, c.worker, req, "connecting (endpoint flush)", pe));
   return Status::ok;
 }
 
 UcxTransport::Channel &UcxTransport::channel_locked(uint32_t id) {
+  if (id == kRuntimeChannel) id = 0;  // the default channel's endpoints, its own bookkeeping (note_written_locked)
   auto it = channels_.find(id);
   if (it != channels_.end()) return *it->second;
   auto c = std::make_unique<Channel>();
   const size_t n = static_cast<size_t>(opt_.n_pes);
   c->ep.assign(n, nullptr);
   for (auto &v : c->rkey) v.assign(n, nullptr);
-  c->is_dirty.assign(n, 0);
+  c->worker = worker_;
+  if (id != 0) {
+    ucp_worker_params_t wp{};
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;  // every call is under mu_
+    ucp_worker_h w = nullptr;
+    ucs_status_t st = api_->ucp_worker_create(context_, &wp, &w);
+    if (st == UCS_OK) {
+      c->worker = w;
+      c->own_worker = true;
+    } else {
+      // Still correct on the shared worker: its quiet then also waits for the other channels' operations.
+      GPUSHMEM_LOG_WARN(log::Subsys::net,
+                        "ucx: no worker of its own for context %u (%s): it shares the PE's, and its quiet waits for "
+                        "every context's operations",
+                        id, api_->ucs_status_string(st));
+    }
+  }
   Channel &ref = *c;
   channels_.emplace(id, std::move(c));
   return ref;
@@ -299,7 +326,7 @@ Status UcxTransport::endpoint_locked(Channel &c, int pe, Region region, ucp_ep_h
     ep_params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
     ep_params.err_handler.cb = on_endpoint_error;
     ep_params.err_handler.arg = error_args_[i].get();
-    ucs_status_t st = api_->ucp_ep_create(worker_, &ep_params, &c.ep[i]);
+    ucs_status_t st = api_->ucp_ep_create(c.worker, &ep_params, &c.ep[i]);
     if (st != UCS_OK) {
       c.ep[i] = nullptr;
       GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: cannot create an endpoint to PE %d: %s", pe,
@@ -341,7 +368,14 @@ Status UcxTransport::check_range(const char *op, int pe, RemoteRef ref, size_t b
 }
 
 Status UcxTransport::fail_op(const char *what, int pe, ucs_status_t status) {
-  if (pe >= 0) {
+  // An operation of several PEs (a quiet): the lost one is the likely cause.
+  for (int q = 0; pe < 0 && q < opt_.n_pes; ++q)
+    if (peers_[static_cast<size_t>(q)].error.load(std::memory_order_relaxed) != 0) pe = q;
+  if (pe < 0) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: %s failed: %s", what, api_->ucs_status_string(status));
+    return Status::system_error;
+  }
+  {
     Peer &p = peers_[static_cast<size_t>(pe)];
     if (p.error.load(std::memory_order_relaxed) != 0) {
       GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: %s to PE %d failed: PE %d was lost (%s)", what, pe, pe,
@@ -367,7 +401,8 @@ void UcxTransport::on_endpoint_error(void *arg, ucp_ep_h, ucs_status_t status) {
   }
 }
 
-Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, void *request, const char *what, int pe) {
+Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, ucp_worker_h worker, void *request,
+                                         const char *what, int pe) {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return fail_op(what, pe, UCS_PTR_STATUS(request));
   using clock = std::chrono::steady_clock;
@@ -380,7 +415,9 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, voi
     ~Driving() { n.fetch_sub(1, std::memory_order_relaxed); }
   } driving(waiters_);
   for (unsigned spins = 1;; ++spins) {
-    api_->ucp_worker_progress(worker_);
+    api_->ucp_worker_progress(worker);
+    // Peers' requests arrive at the PE's worker: serve them too while waiting on a context's.
+    if (worker != worker_) api_->ucp_worker_progress(worker_);
     ucs_status_t st = api_->ucp_request_check_status(request);
     if (st != UCS_INPROGRESS) {
       api_->ucp_request_free(request);
@@ -391,11 +428,23 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, voi
       lock.unlock();
       sched_yield();
       lock.lock();
-      if (opt_.hang_warn_s > 0 && (spins & 1023u) == 0) {
+      if ((spins & 1023u) == 0) {
+        // A lost peer may leave a flush of several PEs pending: fail it naming that peer. (UCX releases the
+        // request once it completes.)
+        if (pe < 0 && !closing_.load(std::memory_order_acquire))
+          for (int q = 0; q < opt_.n_pes; ++q)
+            if (peers_[static_cast<size_t>(q)].error.load(std::memory_order_acquire) != 0) {
+              api_->ucp_request_free(request);
+              return fail_op(what, q, UCS_ERR_ENDPOINT_TIMEOUT);
+            }
         const auto now = clock::now();
-        if (now >= next_report) {
-          GPUSHMEM_LOG_WARN(log::Subsys::net, "ucx: %s: still waiting after %.0f s for PE %d to complete it", what,
-                            std::chrono::duration<double>(now - start).count(), pe);
+        if (opt_.hang_warn_s > 0 && now >= next_report) {
+          if (pe >= 0)
+            GPUSHMEM_LOG_WARN(log::Subsys::net, "ucx: %s: still waiting after %.0f s for PE %d to complete it", what,
+                              std::chrono::duration<double>(now - start).count(), pe);
+          else
+            GPUSHMEM_LOG_WARN(log::Subsys::net, "ucx: %s: still waiting after %.0f s for the PEs it wrote to", what,
+                              std::chrono::duration<double>(now - start).count());
           next_report = now + std::chrono::seconds(opt_.hang_warn_s);
         }
       }
@@ -409,18 +458,29 @@ Status UcxTransport::target_locked(Channel &c, int pe, RemoteRef ref, Target *ou
   return Status::ok;
 }
 
-void UcxTransport::note_written_locked(Channel &c, int pe) {
-  const size_t i = static_cast<size_t>(pe);
-  if (!c.is_dirty[i]) {
-    c.is_dirty[i] = 1;
-    c.dirty.push_back(pe);
+void UcxTransport::note_written_locked(Channel &c, uint32_t channel) {
+  if (channel == kRuntimeChannel) {
+    c.runtime_written = true;
+    return;
   }
+  c.written = true;
   ++c.issued;
 }
 
-Status UcxTransport::finish_locked(std::unique_lock<std::mutex> &lock, void *request, bool wait, const char *what,
-                                   int pe) {
-  if (wait) return wait_request_locked(lock, request, what, pe);
+void UcxTransport::issued_locked(Channel &c) {
+  note_app_call();
+  // An application that only issues (a loop of puts) still serves its peers' requests now and then: the
+  // progress thread stays out of the way while the application calls in.
+  if ((++issued_since_progress_ & 15u) == 0) {
+    api_->ucp_worker_progress(c.worker);
+    if (c.worker != worker_) api_->ucp_worker_progress(worker_);
+  }
+}
+
+Status UcxTransport::finish_locked(std::unique_lock<std::mutex> &lock, Channel &c, void *request, bool wait,
+                                   const char *what, int pe) {
+  issued_locked(c);
+  if (wait) return wait_request_locked(lock, c.worker, request, what, pe);
   if (UCS_PTR_IS_ERR(request)) return fail_op(what, pe, UCS_PTR_STATUS(request));
   if (request != nullptr) api_->ucp_request_free(request);  // completes in the background; quiet's flush waits
   return Status::ok;
@@ -435,9 +495,9 @@ Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *sr
   GPUSHMEM_CHECK(target_locked(c, pe, dst, &t));
   ucp_request_param_t param{};
   void *req = api_->ucp_put_nbx(t.ep, src, bytes, t.raddr, t.rkey, &param);
-  note_written_locked(c, pe);
+  note_written_locked(c, channel);
   if (token != nullptr) *token = Token{channel, c.issued};
-  return finish_locked(lock, req, completion == Completion::local, "put", pe);
+  return finish_locked(lock, c, req, completion == Completion::local, "put", pe);
 }
 
 Status UcxTransport::get(uint32_t channel, int pe, void *dst, RemoteRef src, size_t bytes) {
@@ -448,12 +508,12 @@ Status UcxTransport::get(uint32_t channel, int pe, void *dst, RemoteRef src, siz
   GPUSHMEM_CHECK(target_locked(c, pe, src, &t));
   ucp_request_param_t param{};
   void *req = api_->ucp_get_nbx(t.ep, dst, bytes, t.raddr, t.rkey, &param);
-  return wait_request_locked(lock, req, "get", pe);
+  return finish_locked(lock, c, req, true, "get", pe);
 }
 
-Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, RemoteRef dst,
-                                      ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply, bool wait,
-                                      const char *what) {
+Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                                      RemoteRef dst, ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply,
+                                      bool wait, const char *what) {
   Target t;
   GPUSHMEM_CHECK(target_locked(c, pe, dst, &t));
   ucp_request_param_t param{};
@@ -468,8 +528,9 @@ Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channe
   void *req = api_->ucp_atomic_op_nbx(t.ep, op, buffer, 1, t.raddr, t.rkey, &param);
   // Not offered by the lanes UCX chose (bitwise fetching atomics on some NICs): the caller emulates it.
   if (UCS_PTR_IS_ERR(req) && UCS_PTR_STATUS(req) == UCS_ERR_UNSUPPORTED) return Status::not_supported;
-  note_written_locked(c, pe);
-  return finish_locked(lock, req, wait, what, pe);
+  // A fetching one is complete at its target when its reply is here: only posted ones wait for a quiet.
+  if (!wait) note_written_locked(c, channel);
+  return finish_locked(lock, c, req, wait, what, pe);
 }
 
 Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size_t width, uint64_t operand,
@@ -481,21 +542,22 @@ Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size
   switch (op) {
     case AmoOp::load: {
       // A fetch-add of 0: the one fetching atomic every UCX transport offers.
-      return issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_ADD, width, 0, fetch, true, what);
+      return issue_amo_locked(lock, c, channel, pe, dst, UCP_ATOMIC_OP_ADD, width, 0, fetch, true, what);
     }
     case AmoOp::store: {
       // A swap whose old value nobody reads: posted, its reply lands in the channel's discard slots.
       void *reply = &c.discard[c.next_discard++ % kDiscardSlots];
-      return issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_SWAP, width, operand, reply, false, what);
+      return issue_amo_locked(lock, c, channel, pe, dst, UCP_ATOMIC_OP_SWAP, width, operand, reply, false, what);
     }
     case AmoOp::swap:
-      return issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_SWAP, width, operand, fetch, true, what);
+      return issue_amo_locked(lock, c, channel, pe, dst, UCP_ATOMIC_OP_SWAP, width, operand, fetch, true, what);
     case AmoOp::cswap: {
       // UCX's CSWAP: the buffer holds the expected value, the reply buffer the new value in and the old out.
       uint64_t inout = operand;
       uint32_t inout32 = static_cast<uint32_t>(operand);
       void *reply = width == 4 ? static_cast<void *>(&inout32) : static_cast<void *>(&inout);
-      GPUSHMEM_CHECK(issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_CSWAP, width, compare, reply, true, what));
+      GPUSHMEM_CHECK(
+          issue_amo_locked(lock, c, channel, pe, dst, UCP_ATOMIC_OP_CSWAP, width, compare, reply, true, what));
       if (width == 4)
         std::memcpy(fetch, &inout32, 4);
       else
@@ -510,21 +572,21 @@ Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size
                                   : op == AmoOp::and_ ? UCP_ATOMIC_OP_AND
                                   : op == AmoOp::or_  ? UCP_ATOMIC_OP_OR
                                                       : UCP_ATOMIC_OP_XOR;
-      Status st = issue_amo_locked(lock, c, pe, dst, uop, width, operand, fetch, fetch != nullptr, what);
+      Status st = issue_amo_locked(lock, c, channel, pe, dst, uop, width, operand, fetch, fetch != nullptr, what);
       if (st != Status::not_supported || op == AmoOp::add) return st;
-      return emulate_bitwise_locked(lock, c, pe, dst, op, width, operand, fetch);
+      return emulate_bitwise_locked(lock, c, channel, pe, dst, op, width, operand, fetch);
     }
   }
   return Status::internal_error;
 }
 
-Status UcxTransport::emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, RemoteRef dst,
-                                            AmoOp op, size_t width, uint64_t operand, void *fetch) {
+Status UcxTransport::emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                                            RemoteRef dst, AmoOp op, size_t width, uint64_t operand, void *fetch) {
   // A compare-and-swap loop (what OSSS-UCX does where UCX lacks the operation): read, combine, swap in if
   // nobody changed the word meanwhile; atomic against every other atomic on the word.
   const uint64_t mask = width == 4 ? 0xffffffffull : ~0ull;
   uint64_t old = 0;
-  GPUSHMEM_CHECK(issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_ADD, width, 0, &old, true, "atomic fetch"));
+  GPUSHMEM_CHECK(issue_amo_locked(lock, c, channel, pe, dst, UCP_ATOMIC_OP_ADD, width, 0, &old, true, "atomic fetch"));
   for (;;) {
     old &= mask;
     const uint64_t desired = (op == AmoOp::and_  ? old & operand
@@ -532,8 +594,8 @@ Status UcxTransport::emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, 
                                                  : old ^ operand) &
                              mask;
     uint64_t inout = desired;
-    GPUSHMEM_CHECK(
-        issue_amo_locked(lock, c, pe, dst, UCP_ATOMIC_OP_CSWAP, width, old, &inout, true, "atomic compare-swap"));
+    GPUSHMEM_CHECK(issue_amo_locked(lock, c, channel, pe, dst, UCP_ATOMIC_OP_CSWAP, width, old, &inout, true,
+                                    "atomic compare-swap"));
     inout &= mask;
     if (inout == old) break;
     old = inout;
@@ -548,13 +610,14 @@ Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const v
   GPUSHMEM_CHECK(check_range("put_signal's signal", pe, signal, sizeof(uint64_t)));
   if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
   std::unique_lock<std::mutex> lock(mu_);
-  // The payload lands before the signal: UCX may carry the two on different lanes.
-  ucs_status_t st = api_->ucp_worker_fence(worker_);
-  if (st != UCS_OK) return fail_op("put_signal's fence", pe, st);
   Channel &c = channel_locked(channel);
-  if (add) return issue_amo_locked(lock, c, pe, signal, UCP_ATOMIC_OP_ADD, 8, value, nullptr, false, "put_signal");
+  // The payload lands before the signal: UCX may carry the two on different lanes.
+  ucs_status_t st = api_->ucp_worker_fence(c.worker);
+  if (st != UCS_OK) return fail_op("put_signal's fence", pe, st);
+  if (add)
+    return issue_amo_locked(lock, c, channel, pe, signal, UCP_ATOMIC_OP_ADD, 8, value, nullptr, false, "put_signal");
   void *reply = &c.discard[c.next_discard++ % kDiscardSlots];
-  return issue_amo_locked(lock, c, pe, signal, UCP_ATOMIC_OP_SWAP, 8, value, reply, false, "put_signal");
+  return issue_amo_locked(lock, c, channel, pe, signal, UCP_ATOMIC_OP_SWAP, 8, value, reply, false, "put_signal");
 }
 
 Status UcxTransport::wait(const Token &token) {
@@ -573,34 +636,32 @@ Status UcxTransport::quiet(uint32_t channel) {
   } else {
     ids.push_back(channel);
   }
+  note_app_call();
+  const bool runtime = channel == kRuntimeChannel;
   for (uint32_t id : ids) {
     Channel &c = channel_locked(id);
-    if (c.dirty.empty()) continue;
+    if (!c.written && !(runtime && c.runtime_written)) continue;
     const uint64_t issued = c.issued;
-    std::vector<int> pes;
-    pes.swap(c.dirty);
-    for (int pe : pes) c.is_dirty[static_cast<size_t>(pe)] = 0;
-    // Flush every endpoint written since the last quiet, then wait for all of them together.
-    std::vector<std::pair<int, void *>> flushes;
-    for (int pe : pes) {
-      ucp_request_param_t param{};
-      void *req = api_->ucp_ep_flush_nbx(c.ep[static_cast<size_t>(pe)], &param);
-      flushes.emplace_back(pe, req);
+    const bool was_runtime = c.runtime_written;
+    // The flush covers everything the worker issued, the runtime's operations too.
+    c.written = c.runtime_written = false;
+    // Every operation the channel's worker issued, complete at its target (PE -1: any PE the channel wrote).
+    ucp_request_param_t param{};
+    void *req = api_->ucp_worker_flush_nbx(c.worker, &param);
+    Status s = wait_request_locked(lock, c.worker, req, "quiet (worker flush)", -1);
+    if (s != Status::ok) {
+      c.written = true;
+      c.runtime_written = was_runtime;
+      return s;
     }
-    Status result = Status::ok;
-    for (auto &[pe, req] : flushes) {
-      Status s = wait_request_locked(lock, req, "quiet (endpoint flush)", pe);
-      if (result == Status::ok) result = s;
-    }
-    GPUSHMEM_CHECK(result);
     if (c.completed < issued) c.completed = issued;
   }
   return Status::ok;
 }
 
-Status UcxTransport::fence(uint32_t) {
+Status UcxTransport::fence(uint32_t channel) {
   std::lock_guard<std::mutex> lock(mu_);
-  ucs_status_t st = api_->ucp_worker_fence(worker_);
+  ucs_status_t st = api_->ucp_worker_fence(channel_locked(channel).worker);
   if (st != UCS_OK) return fail_op("fence", -1, st);
   return Status::ok;
 }
@@ -613,6 +674,7 @@ bool UcxTransport::progress(bool try_only) {
     lock.lock();
   }
   if (worker_ == nullptr) return false;
+  note_app_call();
   bool any = false;
   for (int i = 0; i < 64 && api_->ucp_worker_progress(worker_) != 0; ++i) any = true;
   return any;
@@ -645,11 +707,13 @@ void UcxTransport::release_locked() {
       void *req = api_->ucp_ep_close_nbx(c.ep[i], &param);
       if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
         for (int spins = 0; spins < 100000 && api_->ucp_request_check_status(req) == UCS_INPROGRESS; ++spins)
-          api_->ucp_worker_progress(worker_);
+          api_->ucp_worker_progress(c.worker);
         api_->ucp_request_free(req);
       }
       c.ep[i] = nullptr;
     }
+    if (c.own_worker) api_->ucp_worker_destroy(c.worker);
+    c.worker = nullptr;
   }
   channels_.clear();
   for (int r = 0; r < transport::kRegions; ++r)
@@ -669,18 +733,7 @@ void UcxTransport::release_locked() {
 
 void UcxTransport::finalize() {
   set_closing();
-  stop_.store(true, std::memory_order_release);
-  if (progress_thread_.joinable()) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (worker_ != nullptr) (void)api_->ucp_worker_signal(worker_);
-    }
-    progress_thread_.join();
-  }
-  if (event_fd_ >= 0) {
-    close(event_fd_);
-    event_fd_ = -1;
-  }
+  stop_progress_thread();
   std::lock_guard<std::mutex> lock(mu_);
   release_locked();
 }

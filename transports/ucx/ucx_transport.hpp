@@ -3,11 +3,12 @@
 // the core allgathers, endpoints per (channel, peer) created on first use so that a context's quiet
 // flushes only that context's endpoints, rkeys unpacked per endpoint (UCX binds them to one).
 //
-// Threads: one mutex serialises every UCX call on the worker (created UCS_THREAD_MODE_SERIALIZED). A
-// blocking operation drops the mutex between progress calls, so other threads and the progress thread
-// (ucx_progress.cpp) get their turn. UCX over TCP emulates RMA and atomics with messages the *target*
-// executes inside ucp_worker_progress: the progress thread (GPUSHMEM_PROGRESS_THREAD) and every host wait
-// (runtime/sync/wait.hpp) drive it.
+// Threads: one mutex serialises every UCX call on the workers (created UCS_THREAD_MODE_SERIALIZED). A
+// blocking operation drops the mutex between progress calls, so other threads get their turn. The
+// progress thread (ucx_progress.cpp) keeps out while the application calls in: it drives the worker
+// itself then, and two threads taking turns at one worker cost a lock hand-over per event. UCX over TCP emulates RMA
+// and atomics with messages the *target* executes inside ucp_worker_progress: the progress thread
+// (GPUSHMEM_PROGRESS_THREAD) and every host wait (runtime/sync/wait.hpp) drive it.
 #pragma once
 
 #include <atomic>
@@ -28,9 +29,10 @@ namespace gpushmem::ucx {
 struct Options {
   int my_pe = 0;
   int n_pes = 0;
-  uint64_t job_key = 0;   // the same on every PE of the job (blobs of other jobs are refused)
-  int hang_warn_s = 10;   // a blocking operation logs what it waits for at this interval (0: never)
-  int64_t spin_us = 100;  // the progress thread polls this long after the last event before it sleeps
+  uint64_t job_key = 0;       // the same on every PE of the job (blobs of other jobs are refused)
+  int hang_warn_s = 10;       // a blocking operation logs what it waits for at this interval (0: never)
+  int64_t spin_us = 100;      // the progress thread polls this long after the last event before it naps
+  int64_t nap_max_us = 1000;  // its longest nap while nothing arrives (the naps double up to it)
 };
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
@@ -92,7 +94,7 @@ class UcxTransport final : public transport::Transport {
   Status wire_up(bool higher);
 
   // The progress thread (ucx_progress.cpp): serves operations aimed at this PE while the application
-  // computes. Sleeps on the worker's event descriptor when nothing happens.
+  // computes. Polls, with naps of growing length while nothing happens.
   Status start_progress_thread();
   bool progress_thread_running() const { return progress_thread_.joinable(); }
   void stop_progress_thread();
@@ -118,19 +120,30 @@ class UcxTransport final : public transport::Transport {
     uint64_t raddr;
   };
   Status target_locked(Channel &c, int pe, transport::RemoteRef ref, Target *out);
-  // Records an operation that writes or updates PE pe's memory: the channel's next quiet flushes pe.
-  void note_written_locked(Channel &c, int pe);
+  // Records an operation that writes or updates a peer's memory and is not complete there yet: the
+  // channel's next quiet flushes it (kRuntimeChannel's: only quiet(kRuntimeChannel)).
+  void note_written_locked(Channel &c, uint32_t channel);
+  // After issuing on channel c: the application is active (note_app_call), and every 16th issue progresses
+  // the workers once, so a PE that only issues still serves its peers.
+  void issued_locked(Channel &c);
   // Ends an issued operation: waits for `request` (`wait`), or lets it complete in the background.
-  Status finish_locked(std::unique_lock<std::mutex> &lock, void *request, bool wait, const char *what, int pe);
+  Status finish_locked(std::unique_lock<std::mutex> &lock, Channel &c, void *request, bool wait, const char *what,
+                       int pe);
   Status check_range(const char *op, int pe, transport::RemoteRef ref, size_t bytes) const;
-  // Waits for `request` (a ucs_status_ptr_t of an operation) with the lock held on entry and exit; the
-  // lock is dropped between progress calls. `what` and `pe` name the operation in messages.
-  Status wait_request_locked(std::unique_lock<std::mutex> &lock, void *request, const char *what, int pe);
-  Status issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, transport::RemoteRef dst,
-                          ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply, bool wait, const char *what);
+  // Waits for `request` (a ucs_status_ptr_t of an operation issued on `worker`) with the lock held on entry
+  // and exit, progressing `worker` and the PE's own; the lock is dropped between progress calls. `what` and
+  // `pe` name the operation in messages (pe -1: several PEs, as a quiet).
+  Status wait_request_locked(std::unique_lock<std::mutex> &lock, ucp_worker_h worker, void *request, const char *what,
+                             int pe);
+  // An application thread called in: the progress thread keeps out of the worker while this goes on.
+  void note_app_call() { app_calls_.fetch_add(1, std::memory_order_relaxed); }
+  Status issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                          transport::RemoteRef dst, ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply,
+                          bool wait, const char *what);
   // and / or / xor through a compare-and-swap loop, for UCX transports that do not offer them.
-  Status emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, transport::RemoteRef dst,
-                                transport::AmoOp op, size_t width, uint64_t operand, void *fetch);
+  Status emulate_bitwise_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                                transport::RemoteRef dst, transport::AmoOp op, size_t width, uint64_t operand,
+                                void *fetch);
   Status fail_op(const char *what, int pe, ucs_status_t status);
   static void on_endpoint_error(void *arg, ucp_ep_h ep, ucs_status_t status);
   void progress_loop();
@@ -150,9 +163,10 @@ class UcxTransport final : public transport::Transport {
   mutable std::mutex mu_;
   std::atomic<bool> closing_{false};
   std::atomic<bool> stop_{false};
-  std::atomic<int> waiters_{0};  // application threads progressing the worker themselves (their waits)
+  std::atomic<int> waiters_{0};         // application threads progressing the worker themselves (their waits)
+  std::atomic<uint64_t> app_calls_{0};  // application calls so far (the progress thread watches it change)
+  unsigned issued_since_progress_ = 0;  // guarded by mu_
   std::thread progress_thread_;
-  int event_fd_ = -1;
 };
 
 }  // namespace gpushmem::ucx
