@@ -25,7 +25,8 @@
 #   -V K         gpushmem's runs spread their PEs over K virtual hosts (gpushmem-vhost): PEs of different
 #                ones reach each other only through UCX (its runs are named gpushmem-<launcher>-vhK-np<N>).
 #                UCX_NET_DEVICES defaults to lo; set UCX_TLS (e.g. tcp,self) to compare with Open MPI on the
-#                same UCX transport (oshrun gets the same UCX_* environment)
+#                same UCX transport (oshrun gets the same UCX_* environment, and its MPI is put on UCX too:
+#                --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any, unless OSHRUN_ARGS is set)
 #   -h           this text
 # Environment: MPIRUN (mpirun), OSHCC (oshcc), OSHRUN (oshrun), OSHRUN_ARGS (Open MPI settings for
 # oshrun; default "--mca memory ^patcher", which avoids Open MPI 4.1's crash at shmem_finalize),
@@ -271,7 +272,11 @@ if [ "$baseline" = 1 ]; then
       failed=1
     fi
   done
-  read -r -a oshrun_args <<<"${OSHRUN_ARGS:---mca memory ^patcher}"
+  default_oshrun_args="--mca memory ^patcher"
+  # Against virtual hosts, Open MPI's MPI (OSHMEM's barrier, broadcast, reductions) goes over UCX too: Open
+  # MPI 4.1 refuses pml ucx on a host without an InfiniBand device and would use shared memory otherwise.
+  [ "$vhosts" -gt 0 ] && default_oshrun_args+=" --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+  read -r -a oshrun_args <<<"${OSHRUN_ARGS:-$default_oshrun_args}"
   IFS=, read -r -a np_list <<<"$nps"
   for np in "${np_list[@]}"; do
     dir=$out/openmpi-oshrun-np$np
