@@ -18,9 +18,17 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
   }
   if (c.n <= flat_max_pes() && bytes <= team::kBcastBytes && bytes <= push_max_bytes()) {
     // Pushed: the root writes every receiver's broadcast slot and signals; it waits only if a receiver has
-    // not yet copied out the broadcast that used the same slot two pushed broadcasts ago.
+    // not yet copied out the broadcast that used the same slot two pushed broadcasts ago (that broadcast's
+    // root had nothing to copy out). A receiver says so in its `consumed` word, which a root on its node
+    // reads where it lies; to a root reached through the network it also sends its kDone flag (that call's
+    // epoch), so that root, when it pushes into the slot again, waits on a word of its own instead of
+    // asking with a round trip (another root asks with gets).
     const uint64_t seq = ++c.t.bcast_seq;
     const int slot = static_cast<int>(seq & 1);
+    const uint64_t prev_epoch = c.t.bcast_epoch[slot];
+    const int prev_root = c.t.bcast_root[slot];
+    c.t.bcast_epoch[slot] = c.e;
+    c.t.bcast_root[slot] = root;
     const team::Stage stage = slot == 0 ? team::kBcast0 : team::kBcast1;
     char *mine = c.t.area + team::layout().bcast + uint64_t(slot) * team::kBcastBytes;
     auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
@@ -29,11 +37,16 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
       for (int i = 1; i < c.n; ++i) {
         const int j = (c.me + i) % c.n;
         const int pe = c.t.world_pe(j);
-        // The receiver's own progress word, read where it lies (acquire: its copy-out is over before we
-        // overwrite the slot); through the network, with gets.
-        if (seq > 2)
-          wait_remote_ge(consumed, seq - 2, c.call, pe,
-                         "it to copy out an earlier broadcast from the slot this one reuses");
+        if (seq > 2 && j != prev_root) {
+          // Acquire: its copy-out is over before we overwrite the slot. Its kDone came to the root of that
+          // broadcast: here, if that was this PE too (the usual case); otherwise ask with gets.
+          if (prev_root == c.me && peer_ptr(consumed, pe) == nullptr)
+            wait_ge(&c.flag(team::kDone, j)->epoch, prev_epoch, c.call, pe,
+                    "it to copy out an earlier broadcast from the slot this one reuses");
+          else
+            wait_remote_ge(consumed, seq - 2, c.call, pe,
+                           "it to copy out an earlier broadcast from the slot this one reuses");
+        }
         if (bytes != 0) put(mine, source, bytes, pe);
         c.signal(stage, j);
       }
@@ -47,6 +60,7 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
       c.wait(stage, root);
       if (bytes != 0) std::memcpy(dest, mine, bytes);
       std::atomic_ref<uint64_t>(*consumed).store(seq, std::memory_order_release);
+      if (peer_ptr(consumed, c.t.world_pe(root)) == nullptr) c.signal(team::kDone, root);
     }
     return;
   }

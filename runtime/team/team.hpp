@@ -19,6 +19,9 @@ struct Team {
   uint64_t epoch = 0;      // collective calls started on this team: the same count on every member
   uint64_t push_seq = 0;   // of which used the staging buffers (selects the buffer: push_seq % 2)
   uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the broadcast slot: bcast_seq % 2)
+  // Per broadcast slot: the epoch and the root (team index) of the last pushed broadcast that used it.
+  uint64_t bcast_epoch[2] = {0, 0};
+  int bcast_root[2] = {-1, -1};
   // With error checks on: the last pushed broadcast this PE was the root of (epoch, slot stage, root, call),
   // checked at the team's next collective and at shmem_finalize: a member that also pushed for that epoch
   // was given another root (the root does not wait, so it cannot see this during the call).

@@ -50,6 +50,26 @@ static void run_team(shmem_team_t team, const char *name, int salt) {
       PE_CHECK(dst[bytes] == 0xee, "%s: wrote past the end", what);
       shmem_team_sync(team); /* dst is rewritten next round */
     }
+    /* Small broadcasts back to back with no sync between them: root 0 three times, then every other root
+       once. The pushed slots are reused while receivers may still be copying out, and a root that pushed
+       the broadcast two calls ago had nothing to copy out (it must not be waited for). */
+    if (bytes <= 1024) {
+      enum { ROUNDS = 8 };
+      int roots[ROUNDS];
+      for (int r = 0; r < ROUNDS; ++r) roots[r] = r < 3 ? 0 : (r - 2) % n;
+      for (size_t i = 0; i < bytes; ++i) src[i] = pattern(world_me, i, salt + 7);
+      memset(dst, 0xee, ROUNDS * (bytes + 1));
+      shmem_team_sync(team);
+      for (int r = 0; r < ROUNDS; ++r)
+        PE_CHECK(shmem_broadcastmem(team, dst + (size_t)r * (bytes + 1), src, bytes, roots[r]) == 0,
+                 "broadcastmem returned nonzero");
+      for (int r = 0; r < ROUNDS; ++r) {
+        snprintf(what, sizeof what, "%s back-to-back broadcastmem %zu B call %d root %d", name, bytes, r, roots[r]);
+        check_bytes(dst + (size_t)r * (bytes + 1), bytes, shmem_team_translate_pe(team, roots[r], SHMEM_TEAM_WORLD), 0,
+                    salt + 7, what);
+      }
+      shmem_team_sync(team);
+    }
     /* fcollect, then collect with count (me % 3) * bytes / 2 per member. */
     for (size_t i = 0; i < bytes; ++i) src[i] = pattern(world_me, i, salt);
     shmem_team_sync(team);
