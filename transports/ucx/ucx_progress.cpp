@@ -47,8 +47,9 @@ void UcxTransport::progress_loop() {
   // While the application calls in, the thread only looks every so often whether it went away: from 200 us
   // doubling up to ten naps. Each look costs a busy core a preemption (on the 2-core VM, looks every
   // <= 1 ms made an 8-byte get 23.7 us against 20.2 us without the thread; every <= 10 ms, 20.6 us).
+  constexpr long kStepBackMinNs = 200 * 1000;
   const long step_back_max_ns = nap_max_ns * 10;
-  long step_back_ns = 200 * 1000;
+  long step_back_ns = kStepBackMinNs;
   uint64_t calls_seen = app_calls_.load(std::memory_order_relaxed);
   while (!stop_.load(std::memory_order_acquire)) {
     // The application drives the worker itself while it calls in (operations, waits, and every host wait's
@@ -64,7 +65,7 @@ void UcxTransport::progress_loop() {
       nap_ns = 1000;
       continue;
     }
-    step_back_ns = 200 * 1000;
+    step_back_ns = kStepBackMinNs;
     unsigned events = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);

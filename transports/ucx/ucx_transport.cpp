@@ -369,8 +369,7 @@ Status UcxTransport::check_range(const char *op, int pe, RemoteRef ref, size_t b
 
 Status UcxTransport::fail_op(const char *what, int pe, ucs_status_t status) {
   // An operation of several PEs (a quiet): the lost one is the likely cause.
-  for (int q = 0; pe < 0 && q < opt_.n_pes; ++q)
-    if (peers_[static_cast<size_t>(q)].error.load(std::memory_order_relaxed) != 0) pe = q;
+  if (pe < 0) pe = first_lost_peer();
   if (pe < 0) {
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: %s failed: %s", what, api_->ucs_status_string(status));
     return Status::system_error;
@@ -432,11 +431,10 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, ucp
         // A lost peer may leave a flush of several PEs pending: fail it naming that peer. (UCX releases the
         // request once it completes.)
         if (pe < 0 && !closing_.load(std::memory_order_acquire))
-          for (int q = 0; q < opt_.n_pes; ++q)
-            if (peers_[static_cast<size_t>(q)].error.load(std::memory_order_acquire) != 0) {
-              api_->ucp_request_free(request);
-              return fail_op(what, q, UCS_ERR_ENDPOINT_TIMEOUT);
-            }
+          if (const int lost = first_lost_peer(); lost >= 0) {
+            api_->ucp_request_free(request);
+            return fail_op(what, lost, UCS_ERR_ENDPOINT_TIMEOUT);
+          }
         const auto now = clock::now();
         if (opt_.hang_warn_s > 0 && now >= next_report) {
           if (pe >= 0)
@@ -678,6 +676,12 @@ bool UcxTransport::progress(bool try_only) {
   bool any = false;
   for (int i = 0; i < 64 && api_->ucp_worker_progress(worker_) != 0; ++i) any = true;
   return any;
+}
+
+int UcxTransport::first_lost_peer() const {
+  for (int q = 0; q < opt_.n_pes; ++q)
+    if (peer_error(q) != 0) return q;
+  return -1;
 }
 
 int UcxTransport::peer_error(int pe) const {

@@ -145,6 +145,8 @@ class UcxTransport final : public transport::Transport {
                                 transport::RemoteRef dst, transport::AmoOp op, size_t width, uint64_t operand,
                                 void *fetch);
   Status fail_op(const char *what, int pe, ucs_status_t status);
+  // The lowest PE whose endpoint failed, or -1.
+  int first_lost_peer() const;
   static void on_endpoint_error(void *arg, ucp_ep_h ep, ucs_status_t status);
   void progress_loop();
   void release_locked();
