@@ -73,6 +73,19 @@ enum class Completion : uint8_t {
   local,  // the source buffer may be reused (shmem_put's return)
 };
 
+// One piece of a message: `bytes` bytes from local `src` to `dst` on the target.
+struct Segment {
+  RemoteRef dst;
+  const void *src;
+  size_t bytes;
+};
+
+// What a message does to its 64-bit signal word once every segment it carries is in place.
+enum class SignalOp : uint8_t {
+  raise,  // the word becomes `value` unless it is larger already (the values sent to one word only grow)
+  add,    // `value` is added
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -109,6 +122,15 @@ class Transport {
   // the payload. Complete locally when it returns (source reusable); remotely at the next quiet.
   [[nodiscard]] virtual Status put_signal(uint32_t channel, int pe, RemoteRef dst, const void *src, size_t bytes,
                                           RemoteRef signal, uint64_t value, bool add) = 0;
+
+  // The runtime's signalling (collectives, barriers): writes every segment to `pe`, then applies the signal,
+  // so a PE that sees the signal's new value sees every segment. Ordered only against what it carries:
+  // messages to one PE may be applied in any order, and not after the channel's earlier operations (callers
+  // quiet first where they need that). Sources reusable at return; complete at the target at the channel's
+  // next quiet. Transports that can carry it as one message do (ucx: an active message the target applies);
+  // this default is a put per segment, then a fenced signal.
+  [[nodiscard]] virtual Status send_message(uint32_t channel, int pe, const Segment *segments, size_t n,
+                                            RemoteRef signal, uint64_t value, SignalOp op);
 
   // Waits until the operation `token` names is complete at its target.
   [[nodiscard]] virtual Status wait(const Token &token) = 0;

@@ -6,8 +6,9 @@
 //
 // Each call dispatches per peer: loads and stores through the node's heap mappings when `pe`'s heap is mapped
 // here (runtime/heap), the network transport otherwise (runtime/net). No algorithm reads a peer's memory
-// without asking peer_ptr first. Addresses are symmetric (this PE's address of an object at the same heap
-// offset on every PE); `pe` is a world PE number.
+// without asking peer_ptr first. Through the network, puts wait (copied) for the next signal or add to the
+// same PE, and travel with it as one message (Transport::send_message): every put is followed by one. Addresses are
+// symmetric (this PE's address of an object at the same heap offset on every PE); `pe` is a world PE number.
 #pragma once
 
 #include <atomic>
@@ -27,6 +28,13 @@ namespace gpushmem::coll {
 // The name network failures inside a collective's plumbing report.
 inline constexpr const char *kCollCall = "a collective";
 
+namespace detail {
+// This thread's puts to `pe` through the network, waiting for the signal that carries them.
+void defer_put(void *sym_dest, const void *src, size_t n, int pe);
+// Sends them with the signal: `sym_sig` on `pe` raised to (or added) `value` once they are in place.
+void send_deferred(int pe, uint64_t *sym_sig, uint64_t value, transport::SignalOp op);
+}  // namespace detail
+
 // An address through which this PE's loads and stores reach `sym` on PE `pe`, or nullptr (a transport
 // without load/store reach). The algorithms that read peers' buffers in place ask for it first.
 inline char *peer_ptr(const void *sym, int pe) {
@@ -39,13 +47,13 @@ inline char *peer_ptr(const void *sym, int pe) {
 }
 
 // Copies n bytes from local `src` to symmetric `dest` on `pe`. Complete (visible to `pe`) once a later
-// signal to `pe` is visible; `src` may be reused at return.
+// signal (or add) to `pe` is visible, and it must be followed by one; `src` may be reused at return.
 inline void put(void *sym_dest, const void *src, size_t n, int pe) {
   if (char *p = peer_ptr(sym_dest, pe); p != nullptr) [[likely]] {
     std::memcpy(p, src, n);
     return;
   }
-  net::put(kCollCall, net::kRuntimeChan, pe, sym_dest, src, n, false);
+  detail::defer_put(sym_dest, src, n, pe);
 }
 
 // Copies n bytes from symmetric `src` on `pe` to local `dst`; complete on return.
@@ -58,23 +66,25 @@ inline void get(void *dst, const void *sym_src, size_t n, int pe) {
 }
 
 // Sets the 64-bit symmetric word `sym_sig` on `pe` to `value` after every earlier put of this PE to `pe`
-// (release: a PE that sees the value sees the data).
+// through this layer (release: a PE that sees the value sees the data). The values one word is sent only
+// grow (epochs): through the network a late message never lowers it.
 inline void signal(uint64_t *sym_sig, uint64_t value, int pe) {
   if (char *p = peer_ptr(sym_sig, pe); p != nullptr) [[likely]] {
     std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(p)).store(value, std::memory_order_release);
     return;
   }
-  // The transport's put-with-signal without payload: fenced after the earlier puts, then the word set.
-  net::put_signal(kCollCall, net::kRuntimeChan, pe, sym_sig, nullptr, 0, sym_sig, value, false);
+  detail::send_deferred(pe, sym_sig, value, transport::SignalOp::raise);
 }
 
-// Adds `value` to the 64-bit symmetric word `sym` on `pe` after this PE's earlier stores (release).
+// Adds `value` to the 64-bit symmetric word `sym` on `pe` after this PE's earlier stores and puts through
+// this layer (release). Through the network only this layer may update the word (the target's CPU applies
+// it, which is atomic against its own and its node's atomics, not against a NIC's).
 inline void add(uint64_t *sym, uint64_t value, int pe) {
   if (char *p = peer_ptr(sym, pe); p != nullptr) [[likely]] {
     std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(p)).fetch_add(value, std::memory_order_release);
     return;
   }
-  net::amo(kCollCall, net::kRuntimeChan, pe, sym, transport::AmoOp::add, sizeof(uint64_t), value, 0, nullptr);
+  detail::send_deferred(pe, sym, value, transport::SignalOp::add);
 }
 
 // Waits until this PE's signal word `local_sig` is >= value (acquire: the data sent before it is visible).

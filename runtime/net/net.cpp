@@ -348,6 +348,12 @@ void put_signal(const char *call, uint32_t chan, int pe, const void *sym_dest, c
     fail_transport(call, pe, "the put-with-signal to");
 }
 
+void send_message(const char *call, uint32_t chan, int pe, const transport::Segment *segments, size_t n,
+                  const uint64_t *sym_sig, uint64_t value, transport::SignalOp op) {
+  if (g_active->send_message(chan, pe, segments, n, ref(sym_sig), value, op) != Status::ok)
+    fail_transport(call, pe, "the signal to");
+}
+
 void quiet(const char *call, uint32_t chan) {
   if (g_active == nullptr) return;
   if (g_active->quiet(chan) != Status::ok)

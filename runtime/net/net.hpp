@@ -67,6 +67,10 @@ void amo(const char *call, uint32_t chan, int pe, const void *sym, transport::Am
          uint64_t compare, void *fetch);
 void put_signal(const char *call, uint32_t chan, int pe, const void *sym_dest, const void *src, size_t bytes,
                 const uint64_t *sym_sig, uint64_t value, bool add);
+// The runtime's signalling (Transport::send_message): the segments (their `dst` from ref()), then the 64-bit
+// word `sym_sig` raised to or added `value`, as one message where the transport can.
+void send_message(const char *call, uint32_t chan, int pe, const transport::Segment *segments, size_t n,
+                  const uint64_t *sym_sig, uint64_t value, transport::SignalOp op);
 
 // Marks the calling thread as progressing the network itself for its lifetime (a host wait), so a
 // progress thread may step back. Nothing when no PE is reached through the network.

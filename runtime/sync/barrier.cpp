@@ -1,7 +1,7 @@
 // Dissemination barrier over the node's shared heaps: in round k, PE i bumps a counter in PE
 // (i + 2^k) mod n's runtime area and waits for its own round-k counter to reach this barrier's epoch.
 // Counters only grow, so consecutive barriers need no reset. A PE whose heap is not mapped here gets its
-// arrival as a network atomic add.
+// arrival as a network message that adds it (Transport::send_message).
 #include "sync/barrier.hpp"
 
 #include <atomic>
@@ -32,8 +32,9 @@ void barrier_all(const char *call) {
       // Release: our earlier stores are visible to `to` before it sees the arrival.
       std::atomic_ref<uint64_t>(remote->barrier_round[k].value).fetch_add(1, std::memory_order_release);
     } else {
-      // A posted network add; everything this PE issued before is complete (the quiet above).
-      net::amo(call, net::kRuntimeChan, to, &area->barrier_round[k].value, transport::AmoOp::add, 8, 1, 0, nullptr);
+      // A network message adding the arrival; everything this PE issued before is complete (the quiet above).
+      net::send_message(call, net::kRuntimeChan, to, nullptr, 0, &area->barrier_round[k].value, 1,
+                        transport::SignalOp::add);
     }
     std::atomic_ref<uint64_t> mine(area->barrier_round[k].value);
     wait_until([&] { return mine.load(std::memory_order_acquire) >= epoch; }, call, from, "its arrival at the barrier");

@@ -47,8 +47,11 @@ bool peer_gone(int pe);
 // ends it (-1: unknown).
 template <class Ready>
 void wait_until(Ready ready, const char *call, int pe, const char *what) {
-  // A short spin catches the common case (the peer is already on its way) without a system call.
-  for (int i = 0; i < 256; ++i) {
+  // A short spin catches the common case (the peer is already on its way) without a system call. Not when
+  // the event comes through the network: it lands only when this thread progresses it (below).
+  transport::Transport *const net_active = net::active();
+  const bool through_network = net_active != nullptr && (pe < 0 || rt().p2p.heap_base(pe) == nullptr);
+  for (int i = through_network ? 256 : 0; i < 256; ++i) {
     if (ready()) return;
     cpu_relax();
   }
@@ -67,8 +70,8 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
     if (ready()) return;
     // Operations aimed at this PE over the network land when its worker progresses (UCX over TCP): the
     // waiting thread drives it itself rather than wait for the progress thread's wake-up.
-    if (transport::Transport *t = net::active(); t != nullptr) [[unlikely]]
-      t->progress(true);
+    if (net_active != nullptr) [[unlikely]]
+      net_active->progress(true);
     // Stay responsive for the first spins, then leave the core to others (oversubscribed nodes).
     if (spins < spin_limit) {
       cpu_relax();

@@ -8,17 +8,23 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ucx/ucx_message.hpp"
+
 namespace gpushmem::ucx {
 
 using transport::AmoOp;
 using transport::Completion;
 using transport::Region;
 using transport::RemoteRef;
+using transport::Segment;
+using transport::SignalOp;
 using transport::Token;
 
 namespace {
 
 constexpr unsigned kDiscardSlots = 64;
+// send_message copies messages up to this size into one buffer (UCX's short protocol takes them).
+constexpr size_t kMessageCopyBytes = 2048;
 
 const char *region_name(Region r) {
   return r == Region::heap ? "symmetric heap" : "global variables";
@@ -49,6 +55,8 @@ struct UcxTransport::Channel {
   uint64_t completed = 0;                             // issued count at the last completed quiet
   uint64_t discard[kDiscardSlots] = {};               // reply buffers of posted swaps (never read)
   unsigned next_discard = 0;
+  std::vector<uint8_t> message_head;  // send_message's head and pieces (reused)
+  std::vector<ucp_dt_iov_t> message_iov;
 };
 
 std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options &options) {
@@ -70,7 +78,7 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
   // No UCP_FEATURE_WAKEUP: it costs every round trip over TCP (ucx_progress.cpp); the progress thread polls.
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
   params.estimated_num_eps = static_cast<size_t>(options.n_pes);
   params.name = "gpushmem";
   st = api->ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &t->context_);
@@ -86,6 +94,19 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
   st = api->ucp_worker_create(t->context_, &wp, &t->worker_);
   if (st != UCS_OK) {
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_worker_create failed: %s", api->ucs_status_string(st));
+    return nullptr;
+  }
+  // The runtime's messages (send_message) arrive at this worker, whichever of the peer's workers sent them.
+  ucp_am_handler_param_t hp{};
+  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                  UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  hp.id = message::kAmId;
+  hp.flags = UCP_AM_FLAG_WHOLE_MSG;
+  hp.cb = on_message;
+  hp.arg = t.get();
+  st = api->ucp_worker_set_am_recv_handler(t->worker_, &hp);
+  if (st != UCS_OK) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_worker_set_am_recv_handler failed: %s", api->ucs_status_string(st));
     return nullptr;
   }
   t->peers_ = std::vector<Peer>(static_cast<size_t>(options.n_pes));
@@ -618,6 +639,84 @@ Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const v
   return issue_amo_locked(lock, c, channel, pe, signal, UCP_ATOMIC_OP_SWAP, 8, value, reply, false, "put_signal");
 }
 
+Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segments, size_t n, RemoteRef signal,
+                                  uint64_t value, SignalOp op) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    GPUSHMEM_CHECK(check_range("message", pe, segments[i].dst, segments[i].bytes));
+    total += segments[i].bytes;
+  }
+  GPUSHMEM_CHECK(check_range("message's signal", pe, signal, sizeof(uint64_t)));
+  std::unique_lock<std::mutex> lock(mu_);
+  Channel &c = channel_locked(channel);
+  Target t;
+  GPUSHMEM_CHECK(target_locked(c, pe, signal, &t));
+  if (total > message::kMaxBytes || n > 0xffff) {
+    // Too large to hold in one eager message: the segments as puts, complete at the target (flushed) before
+    // the signal leaves as a message of its own, so every signal word still changes the one way.
+    for (size_t i = 0; i < n; ++i) {
+      if (segments[i].bytes == 0) continue;
+      Target d;
+      GPUSHMEM_CHECK(target_locked(c, pe, segments[i].dst, &d));
+      ucp_request_param_t param{};
+      void *req = api_->ucp_put_nbx(d.ep, segments[i].src, segments[i].bytes, d.raddr, d.rkey, &param);
+      if (UCS_PTR_IS_ERR(req)) return fail_op("message (put)", pe, UCS_PTR_STATUS(req));
+      if (req != nullptr) api_->ucp_request_free(req);
+    }
+    ucp_request_param_t param{};
+    GPUSHMEM_CHECK(
+        wait_request_locked(lock, c.worker, api_->ucp_ep_flush_nbx(t.ep, &param), "message (endpoint flush)", pe));
+    n = 0;
+  }
+  message::encode_head(opt_.my_pe, segments, n, signal, value, op, &c.message_head);
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE;
+  // Eager: the target's handler gets the whole message at once (no rendezvous to drive).
+  param.flags = UCP_AM_SEND_FLAG_EAGER;
+  void *req;
+  if (c.message_head.size() + total <= kMessageCopyBytes) {
+    // Small: one contiguous buffer, which UCX sends with its short protocol (one send call, no iovec).
+    for (size_t i = 0; i < n; ++i) {
+      const auto *src = static_cast<const uint8_t *>(segments[i].src);
+      c.message_head.insert(c.message_head.end(), src, src + segments[i].bytes);
+    }
+    param.datatype = ucp_dt_make_contig(1);
+    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, nullptr, 0, c.message_head.data(), c.message_head.size(), &param);
+  } else {
+    c.message_iov.clear();
+    c.message_iov.push_back(ucp_dt_iov_t{c.message_head.data(), c.message_head.size()});
+    for (size_t i = 0; i < n; ++i)
+      if (segments[i].bytes != 0)
+        c.message_iov.push_back(ucp_dt_iov_t{const_cast<void *>(segments[i].src), segments[i].bytes});
+    param.datatype = ucp_dt_make_iov();
+    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, nullptr, 0, c.message_iov.data(), c.message_iov.size(), &param);
+  }
+  note_written_locked(c, channel);
+  // Waits for local completion only (the head and the sources are ours again), usually at once.
+  return finish_locked(lock, c, req, true, "message", pe);
+}
+
+ucs_status_t UcxTransport::on_message(void *arg, const void *, size_t, void *data, size_t length,
+                                      const ucp_am_recv_param_t *param) {
+  auto *self = static_cast<UcxTransport *>(arg);
+  if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0) {
+    // Sent eager, so this does not happen; a rendezvous message would need a receive of its own.
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: a runtime message of %zu bytes came as a rendezvous: dropped", length);
+    return UCS_OK;
+  }
+  message::Regions regions;
+  for (int r = 0; r < transport::kRegions; ++r) {
+    regions.base[r] = static_cast<char *>(self->region_base_[r]);
+    regions.bytes[r] = self->region_bytes_[r];
+  }
+  int from = -1;
+  if (const char *bad = message::apply(data, length, regions, &from); bad != nullptr)
+    GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                       "ucx: PE %d received a runtime message of %zu bytes from PE %d that it drops: %s",
+                       self->opt_.my_pe, length, from, bad);
+  return UCS_OK;
+}
+
 Status UcxTransport::wait(const Token &token) {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -673,9 +772,8 @@ bool UcxTransport::progress(bool try_only) {
   }
   if (worker_ == nullptr) return false;
   note_app_call();
-  bool any = false;
-  for (int i = 0; i < 64 && api_->ucp_worker_progress(worker_) != 0; ++i) any = true;
-  return any;
+  // Once: a caller that waits looks at its condition after each event (each call over TCP is a system call).
+  return api_->ucp_worker_progress(worker_) != 0;
 }
 
 int UcxTransport::first_lost_peer() const {

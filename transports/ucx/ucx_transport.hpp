@@ -37,7 +37,7 @@ struct Options {
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
 inline constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
-inline constexpr uint16_t kBlobVersion = 1;
+inline constexpr uint16_t kBlobVersion = 2;         // 2: the runtime's messages (ucx_message.hpp)
 struct BlobHeader {
   uint32_t magic;
   uint16_t version;
@@ -78,6 +78,8 @@ class UcxTransport final : public transport::Transport {
              uint64_t compare, void *fetch) override;
   Status put_signal(uint32_t channel, int pe, transport::RemoteRef dst, const void *src, size_t bytes,
                     transport::RemoteRef signal, uint64_t value, bool add) override;
+  Status send_message(uint32_t channel, int pe, const transport::Segment *segments, size_t n,
+                      transport::RemoteRef signal, uint64_t value, transport::SignalOp op) override;
   Status wait(const transport::Token &token) override;
   Status quiet(uint32_t channel) override;
   Status fence(uint32_t channel) override;
@@ -148,6 +150,9 @@ class UcxTransport final : public transport::Transport {
   // The lowest PE whose endpoint failed, or -1.
   int first_lost_peer() const;
   static void on_endpoint_error(void *arg, ucp_ep_h ep, ucs_status_t status);
+  // The receiving side of send_message (ucx_message.hpp): runs inside ucp_worker_progress of worker_.
+  static ucs_status_t on_message(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                 const ucp_am_recv_param_t *param);
   void progress_loop();
   void release_locked();
   // progress_loop and start_progress_thread live in ucx_progress.cpp.

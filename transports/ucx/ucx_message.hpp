@@ -1,0 +1,60 @@
+// The wire format of the runtime's messages over UCX (Transport::send_message): one active message carries
+// a collective's or a barrier's data and its signal, and the target applies it inside its worker's progress
+// (the segments copied in order, then the signal word raised or added to with release order). Over TCP this
+// replaces a put, a fence and an emulated atomic (each a message the target serves, the atomic with a
+// reply) by one message without a reply.
+//
+// Layout: Header, then `segments` SegmentHeaders, then the segments' bytes back to back. Every field is
+// little-endian, as the hosts are; the blob version (ucx_transport.hpp) names the format.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "transport.hpp"
+
+namespace gpushmem::ucx::message {
+
+inline constexpr uint16_t kAmId = 1;                  // UCP active-message id of the runtime's messages
+inline constexpr uint32_t kMagic = 0x4d535347;        // "GSSM"
+inline constexpr size_t kMaxBytes = size_t(1) << 20;  // larger payloads travel as puts before the message
+
+struct Header {
+  uint32_t magic;
+  uint32_t from_pe;
+  uint16_t segments;
+  uint8_t op;             // transport::SignalOp
+  uint8_t signal_region;  // transport::Region
+  uint32_t reserved;
+  uint64_t signal_offset;
+  uint64_t value;
+};
+struct SegmentHeader {
+  uint64_t offset;
+  uint32_t bytes;
+  uint8_t region;
+  uint8_t reserved[3];
+};
+static_assert(sizeof(Header) == 32 && offsetof(Header, segments) == 8 && offsetof(Header, signal_offset) == 16 &&
+                  sizeof(SegmentHeader) == 16 && offsetof(SegmentHeader, region) == 12,
+              "the message layout changed: bump kBlobVersion (ucx_transport.hpp) and the unit test");
+
+// The head of a message (Header and one SegmentHeader per segment) into *head; the payloads follow it on
+// the wire in segment order. n at most 65535, every segment at most 4 GiB - 1.
+void encode_head(int from_pe, const transport::Segment *segments, size_t n, transport::RemoteRef signal, uint64_t value,
+                 transport::SignalOp op, std::vector<uint8_t> *head);
+
+// Where this PE's regions lie (what a message's offsets are relative to).
+struct Regions {
+  char *base[transport::kRegions] = {};
+  size_t bytes[transport::kRegions] = {};
+};
+
+// Applies a received message of `length` bytes: copies every segment into place, then applies the signal
+// (release: a thread that sees the signal's value sees the segments). Checks the whole message first:
+// returns nullptr once applied, or what is wrong with it (and then applies nothing). *from_pe: the sender
+// it names (-1 when the message is too short to say).
+const char *apply(const void *data, size_t length, const Regions &regions, int *from_pe);
+
+}  // namespace gpushmem::ucx::message
