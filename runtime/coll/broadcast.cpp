@@ -1,13 +1,138 @@
 // Broadcast: small messages in small teams are pushed into the receivers' broadcast slots (the root returns
-// at once); otherwise flat pull for small teams (every member reads the root's buffer in place once the root has
-// signalled; the root waits until all have read), binomial pull tree for larger teams (a member reads from
-// its parent's dest, then serves its children), so no buffer is read by more than log2(n) members.
+// at once); otherwise flat for small teams (members on the root's node read its buffer in place once it has
+// signalled, and it waits until all have read; members reached through the network get the data pushed into
+// their dest once they said they are ready), binomial pull tree for larger teams (a member reads from its
+// parent's dest, then serves its children), so no buffer is read by more than log2(n) members.
 #include <atomic>
 #include <cstring>
 
 #include "coll/engine.hpp"
 
 namespace gpushmem::coll {
+
+namespace {
+
+// Before the root of broadcast `seq` pushes into member j's slot again: j copied out broadcast `prev`, the
+// slot's last one. A root on j's node reads j's consumed word in place. Through the network, j acknowledges
+// every kBcastAckEvery-th broadcast to that broadcast's root: when the first acknowledgement at or after
+// `prev` came here, this root waits on its own word; otherwise it reads j's word with gets.
+void wait_consumed(Call &c, int j, uint64_t prev) {
+  const int pe = c.t.world_pe(j);
+  auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
+  const char *what = "it to copy out an earlier broadcast from the slot this one reuses";
+  if (peer_ptr(consumed, pe) == nullptr) {
+    const uint64_t ack = (prev + team::kBcastAckEvery - 1) / team::kBcastAckEvery * team::kBcastAckEvery;
+    // ack < seq, so its slot still names its root (prev's slot is rewritten only after this wait).
+    if (c.t.bcast_root[ack % team::kBcastSlots] == c.me)
+      return wait_ge(&c.flag(team::kBcastAck, j)->epoch, prev, c.call, pe, what);
+  }
+  wait_remote_ge(consumed, prev, c.call, pe, what);
+}
+
+// Whether a broadcast of `bytes` between the root and member PE `pe` goes through the slots: up to
+// kBcastBytes on the node, kBcastNetBytes through the network (the same answer on both sides of the pair).
+bool pushed_pair(size_t bytes, int pe, const void *sym) {
+  return bytes <= team::kBcastBytes || peer_ptr(sym, pe) == nullptr;
+}
+
+// Broadcasts up to kBcastNetBytes are numbered (every member counts them alike). Receivers of a pushed pair
+// get the call's header and the data in their slot for this number and the root returns at once; it waits
+// only where a receiver has not yet copied out the broadcast that used the slot kBcastSlots broadcasts ago
+// (unless that receiver was its root). Other receivers (on the root's node, above kBcastBytes) read the
+// root's source in place once it signalled, and the root waits for them.
+void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, bool copy_root) {
+  const uint64_t seq = ++c.t.bcast_seq;
+  const int slot = static_cast<int>(seq % team::kBcastSlots);
+  char *mine = c.t.area + team::layout().bcast + uint64_t(slot) * team::kBcastSlotBytes;
+  auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
+  if (c.me == root) {
+    bool pulled = false;
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      if (!pushed_pair(bytes, c.t.world_pe(j), consumed)) {
+        c.signal(team::kReady, j);
+        pulled = true;
+      }
+    }
+    if (copy_root) std::memcpy(dest, source, bytes);
+    const uint64_t prev = seq > uint64_t(team::kBcastSlots) ? seq - team::kBcastSlots : 0;
+    const int prev_root = c.t.bcast_root[slot];
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      const int pe = c.t.world_pe(j);
+      if (!pushed_pair(bytes, pe, consumed)) continue;
+      if (prev != 0 && j != prev_root) wait_consumed(c, j, prev);
+      put(mine, &c.hdr, sizeof c.hdr, pe);
+      if (bytes != 0) put(mine + 64, source, bytes, pe);
+      c.signal(team::kBcast, j);
+    }
+    for (int i = 1; pulled && i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      if (!pushed_pair(bytes, c.t.world_pe(j), consumed)) c.wait(team::kDone, j);
+    }
+    c.t.bcast_root[slot] = root;
+    if (rt().error_checks) {
+      c.t.root_check_epoch = c.e;
+      c.t.root_check_stage = team::kBcast;
+      c.t.root_check_root = root;
+      c.t.root_check_call = c.call;
+    }
+    return;
+  }
+  const int root_pe = c.t.world_pe(root);
+  const bool network = peer_ptr(consumed, root_pe) == nullptr;
+  if (pushed_pair(bytes, root_pe, consumed)) {
+    // The slot's header is this call's (the flag's payload may already be a later broadcast's).
+    c.wait_with_header(team::kBcast, root, reinterpret_cast<const Header *>(mine));
+    if (bytes != 0) std::memcpy(dest, mine + 64, bytes);
+  } else {
+    c.wait(team::kReady, root);
+    if (bytes != 0) get(dest, source, bytes, root_pe);
+    c.signal(team::kDone, root);
+  }
+  // Every numbered broadcast, pushed or not: a root waiting for a number this one passed sees it.
+  std::atomic_ref<uint64_t>(*consumed).store(seq, std::memory_order_release);
+  c.t.bcast_root[slot] = root;
+  if (network && seq % team::kBcastAckEvery == 0) signal(&c.flag(team::kBcastAck, c.me)->epoch, seq, root_pe);
+}
+
+// Flat: receivers on the root's node read its source in place once it has signalled (the root waits until
+// they have); a receiver reached through the network says it is ready (its dest may be written) and the
+// root pushes the data into its dest with the signal, one message, instead of the receiver asking for it.
+void flat(Call &c, void *dest, const void *source, size_t bytes, int root, bool copy_root) {
+  if (c.me == root) {
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      if (peer_ptr(dest, c.t.world_pe(j)) != nullptr) c.signal(team::kReady, j);
+    }
+    // Receivers read the root's source, so its own copy runs while they read.
+    if (copy_root) std::memcpy(dest, source, bytes);
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      const int pe = c.t.world_pe(j);
+      if (peer_ptr(dest, pe) != nullptr) continue;
+      c.wait(team::kReady, j);
+      if (bytes != 0) put(dest, source, bytes, pe);
+      c.signal(team::kReady, j);
+    }
+    for (int i = 1; i < c.n; ++i) {
+      const int j = (c.me + i) % c.n;
+      if (peer_ptr(dest, c.t.world_pe(j)) != nullptr) c.wait(team::kDone, j);
+    }
+    return;
+  }
+  const int root_pe = c.t.world_pe(root);
+  if (peer_ptr(source, root_pe) == nullptr) {
+    c.signal(team::kReady, root);
+    c.wait(team::kReady, root);  // the data is in dest
+    return;
+  }
+  c.wait(team::kReady, root);
+  if (bytes != 0) get(dest, source, bytes, root_pe);
+  c.signal(team::kDone, root);
+}
+
+}  // namespace
 
 void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, bool root_writes_dest) {
   c.hdr = Header{uint64_t(Kind::broadcast), bytes, root, 0};
@@ -16,65 +141,12 @@ void broadcast(Call &c, void *dest, const void *source, size_t bytes, int root, 
     if (copy_root) std::memcpy(dest, source, bytes);
     return;
   }
-  if (c.n <= flat_max_pes() && bytes <= team::kBcastBytes && bytes <= push_max_bytes()) {
-    // Pushed: the root writes every receiver's broadcast slot and signals; it waits only if a receiver has
-    // not yet copied out the broadcast that used the same slot two pushed broadcasts ago (that broadcast's
-    // root had nothing to copy out). A receiver says so in its `consumed` word, which a root on its node
-    // reads where it lies; to a root reached through the network it also sends its kDone flag (that call's
-    // epoch), so that root, when it pushes into the slot again, waits on a word of its own instead of
-    // asking with a round trip (another root asks with gets).
-    const uint64_t seq = ++c.t.bcast_seq;
-    const int slot = static_cast<int>(seq & 1);
-    const uint64_t prev_epoch = c.t.bcast_epoch[slot];
-    const int prev_root = c.t.bcast_root[slot];
-    c.t.bcast_epoch[slot] = c.e;
-    c.t.bcast_root[slot] = root;
-    const team::Stage stage = slot == 0 ? team::kBcast0 : team::kBcast1;
-    char *mine = c.t.area + team::layout().bcast + uint64_t(slot) * team::kBcastBytes;
-    auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
-    if (c.me == root) {
-      if (copy_root) std::memcpy(dest, source, bytes);
-      for (int i = 1; i < c.n; ++i) {
-        const int j = (c.me + i) % c.n;
-        const int pe = c.t.world_pe(j);
-        if (seq > 2 && j != prev_root) {
-          // Acquire: its copy-out is over before we overwrite the slot. Its kDone came to the root of that
-          // broadcast: here, if that was this PE too (the usual case); otherwise ask with gets.
-          if (prev_root == c.me && peer_ptr(consumed, pe) == nullptr)
-            wait_ge(&c.flag(team::kDone, j)->epoch, prev_epoch, c.call, pe,
-                    "it to copy out an earlier broadcast from the slot this one reuses");
-          else
-            wait_remote_ge(consumed, seq - 2, c.call, pe,
-                           "it to copy out an earlier broadcast from the slot this one reuses");
-        }
-        if (bytes != 0) put(mine, source, bytes, pe);
-        c.signal(stage, j);
-      }
-      if (rt().error_checks) {
-        c.t.root_check_epoch = c.e;
-        c.t.root_check_stage = stage;
-        c.t.root_check_root = root;
-        c.t.root_check_call = c.call;
-      }
-    } else {
-      c.wait(stage, root);
-      if (bytes != 0) std::memcpy(dest, mine, bytes);
-      std::atomic_ref<uint64_t>(*consumed).store(seq, std::memory_order_release);
-      if (peer_ptr(consumed, c.t.world_pe(root)) == nullptr) c.signal(team::kDone, root);
-    }
+  if (c.n <= flat_max_pes() && bytes <= team::kBcastNetBytes && bytes <= push_limit(c)) {
+    sequenced(c, dest, source, bytes, root, copy_root);
     return;
   }
   if (c.n <= flat_max_pes()) {
-    if (c.me == root) {
-      // Receivers read the root's source, so its own copy runs while they read.
-      c.signal_all(team::kReady);
-      if (copy_root) std::memcpy(dest, source, bytes);
-      c.wait_all(team::kDone);
-    } else {
-      c.wait(team::kReady, root);
-      if (bytes != 0) get(dest, source, bytes, c.t.world_pe(root));
-      c.signal(team::kDone, root);
-    }
+    flat(c, dest, source, bytes, root, copy_root);
     return;
   }
   // Binomial tree over v = (me - root) mod n: v's parent is v without its highest set bit; its children are

@@ -54,7 +54,7 @@ void Call::check_header(int from, const Header &h) const {
 int Call::find_mismatch(Header *found) const {
   for (int j = 0; j < n; ++j) {
     if (j == me) continue;
-    for (team::Stage stage : {team::kReady, team::kPushed, team::kPushed1, team::kBcast0, team::kBcast1}) {
+    for (team::Stage stage : {team::kReady, team::kPushed, team::kPushed1, team::kBcast}) {
       team::Flag *f = flag(stage, j);
       std::atomic_ref<uint64_t> w(f->epoch);
       if (w.load(std::memory_order_acquire) != e) continue;

@@ -61,11 +61,16 @@ struct Call {
   // Waits until member `from` has signalled `stage` for this call (or a later one).
   void wait(team::Stage stage, int from) const {
     team::Flag *f = flag(stage, from);
-    std::atomic_ref<uint64_t> w(f->epoch);
+    wait_with_header(
+        stage, from,
+        stage != team::kReduced && stage != team::kDone ? reinterpret_cast<const Header *>(f->payload) : nullptr);
+  }
+  // As wait, with the sender's header read from `h` (nullptr: none to check).
+  void wait_with_header(team::Stage stage, int from, const Header *h) const {
+    std::atomic_ref<uint64_t> w(flag(stage, from)->epoch);
     if (w.load(std::memory_order_acquire) < e) [[unlikely]]
       wait_slow(w, from, stage);
-    if (stage != team::kReduced && stage != team::kDone)
-      check_header(from, *reinterpret_cast<const Header *>(f->payload));
+    if (h != nullptr) check_header(from, *h);
   }
   void wait_all(team::Stage stage) const {
     for (int i = 1; i < n; ++i) wait(stage, (me + i) % n);
@@ -103,9 +108,26 @@ inline uint64_t push_max_bytes() {
   uint64_t v = env::get().GPUSHMEM_COLL_PUSH_MAX_BYTES;
   return v < team::kScratchBytes ? v : team::kScratchBytes;
 }
+// Whether some member of the team is reached only through the network. Then every member has such a member
+// (the team spans several nodes), so all members agree on what depends on it.
+inline bool spans_network(team::Team &t) {
+  if (t.spans_network < 0) [[unlikely]] {
+    t.spans_network = 0;
+    for (int j = 0; j < t.n(); ++j)
+      if (j != t.me() && peer_ptr(t.area, t.world_pe(j)) == nullptr) t.spans_network = 1;
+  }
+  return t.spans_network != 0;
+}
+// The largest exchange (per receiver) pushed through the staging buffers: GPUSHMEM_COLL_PUSH_MAX_BYTES on
+// one node; across nodes, where each read of a peer's buffer is a network round trip, the whole staging
+// buffer (unless the variable is 0, which forces the in-place algorithms).
+inline uint64_t push_limit(const Call &c) {
+  const uint64_t v = push_max_bytes();
+  return v != 0 && spans_network(c.t) && v < team::kScratchBytes ? team::kScratchBytes : v;
+}
 // Whether a call exchanging `total` bytes in all (per receiver) goes through the staging buffers.
 inline bool use_push(const Call &c, uint64_t total) {
-  return c.n <= flat_max_pes() && total <= push_max_bytes();
+  return c.n <= flat_max_pes() && total <= push_limit(c);
 }
 
 // A call that goes through the staging buffers: which buffer, and the stage that signals it. Every such call

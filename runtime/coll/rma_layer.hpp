@@ -6,8 +6,9 @@
 //
 // Each call dispatches per peer: loads and stores through the node's heap mappings when `pe`'s heap is mapped
 // here (runtime/heap), the network transport otherwise (runtime/net). No algorithm reads a peer's memory
-// without asking peer_ptr first. Through the network, puts wait (copied) for the next signal or add to the
-// same PE, and travel with it as one message (Transport::send_message): every put is followed by one. Addresses are
+// without asking peer_ptr first. Through the network, puts wait for the next signal or add to the same PE
+// and travel with it as one message (Transport::send_message): every put is followed by one, and its source
+// stays unchanged until then. Addresses are
 // symmetric (this PE's address of an object at the same heap offset on every PE); `pe` is a world PE number.
 #pragma once
 
@@ -29,7 +30,8 @@ namespace gpushmem::coll {
 inline constexpr const char *kCollCall = "a collective";
 
 namespace detail {
-// This thread's puts to `pe` through the network, waiting for the signal that carries them.
+// This thread's puts to `pe` through the network, waiting for the signal that carries them (`src` is read
+// then).
 void defer_put(void *sym_dest, const void *src, size_t n, int pe);
 // Sends them with the signal: `sym_sig` on `pe` raised to (or added) `value` once they are in place.
 void send_deferred(int pe, uint64_t *sym_sig, uint64_t value, transport::SignalOp op);
@@ -47,7 +49,7 @@ inline char *peer_ptr(const void *sym, int pe) {
 }
 
 // Copies n bytes from local `src` to symmetric `dest` on `pe`. Complete (visible to `pe`) once a later
-// signal (or add) to `pe` is visible, and it must be followed by one; `src` may be reused at return.
+// signal (or add) to `pe` is visible, and it must be followed by one; `src` may change only after that.
 inline void put(void *sym_dest, const void *src, size_t n, int pe) {
   if (char *p = peer_ptr(sym_dest, pe); p != nullptr) [[likely]] {
     std::memcpy(p, src, n);

@@ -14,22 +14,31 @@ constexpr int kBarrierRounds = 32;
 // Bytes of each of the two staging buffers per slot: collectives whose whole exchange fits are pushed into
 // the receivers' staging buffers (one synchronisation round) instead of read from the senders' buffers.
 constexpr uint64_t kScratchBytes = 64 * 1024;
-// Bytes of each of the two broadcast slots per slot: broadcasts up to this size are pushed by the root, which
-// then returns without waiting (receivers report what they consumed in their own area; a root checks it only
-// before reusing a slot, two broadcasts later).
+// Broadcasts up to kBcastBytes are pushed by the root into one of kBcastSlots slots of every receiver (a
+// header line, then the data), and the root returns without waiting. Receivers report what they consumed in
+// their own area (read in place by roots on their node) and, to a root reached through the network, every
+// kBcastAckEvery-th broadcast with an acknowledgement; a root checks only before reusing a slot,
+// kBcastSlots broadcasts later.
+// Between members reached through the network, broadcasts up to kBcastNetBytes are pushed: one message
+// each, where reading the root's buffer costs a round trip.
 constexpr uint64_t kBcastBytes = 1024;
+constexpr uint64_t kBcastNetBytes = 16 * 1024;
+constexpr int kBcastSlots = 8;
+constexpr int kBcastAckEvery = kBcastSlots / 2;
+constexpr uint64_t kBcastSlotBytes = 64 + kBcastNetBytes;
 
 // Signal stages of one collective call. Each member has one flag per stage and per sender: sender j sets
 // receiver i's flag[stage][j] to the call's epoch (release), so a flag never goes backwards and a waiter
 // compares with >=.
 enum Stage : int {
-  kReady = 0,    // the sender's source is ready to be read (it entered the call); payload: call header
-  kReduced = 1,  // the sender finished its share of a reduce-scatter
-  kDone = 2,     // the sender finished reading the receiver's buffers
-  kPushed = 3,   // the sender's data is in the receiver's staging buffer 0; payload: call header
-  kPushed1 = 4,  // the same for staging buffer 1 (one flag per buffer: a sender may be one call ahead)
-  kBcast0 = 5,   // a small broadcast's data is in the receiver's broadcast slot 0; payload: call header
-  kBcast1 = 6,   // ... slot 1
+  kReady = 0,     // the sender's source is ready to be read (it entered the call); payload: call header
+  kReduced = 1,   // the sender finished its share of a reduce-scatter
+  kDone = 2,      // the sender finished reading the receiver's buffers
+  kPushed = 3,    // the sender's data is in the receiver's staging buffer 0; payload: call header
+  kPushed1 = 4,   // the same for staging buffer 1 (one flag per buffer: a sender may be one call ahead)
+  kBcast = 5,     // a pushed broadcast's data is in the receiver's slot (bcast_seq % kBcastSlots); payload and
+                  // the slot's first line: call header
+  kBcastAck = 6,  // value: the pushed broadcasts (by sequence number) the sender copied out, sent to their root
   kStages = 7,
 };
 
@@ -45,7 +54,7 @@ struct AreaLayout {
   uint64_t barrier = 0;   // Flag[kBarrierRounds]
   uint64_t stages = 0;    // Flag[kStages][n_pes]
   uint64_t consumed = 0;  // uint64_t: pushed broadcasts this member has copied out (its own word, read by roots)
-  uint64_t bcast = 0;     // char[2][kBcastBytes]
+  uint64_t bcast = 0;     // char[kBcastSlots][kBcastSlotBytes]
   uint64_t scratch = 0;   // char[2][kScratchBytes]
   uint64_t bytes = 0;     // whole area, a multiple of 4 KiB
 
@@ -55,7 +64,7 @@ struct AreaLayout {
     l.stages = l.barrier + kBarrierRounds * sizeof(Flag);
     l.consumed = l.stages + uint64_t(kStages) * uint64_t(n_pes) * sizeof(Flag);
     l.bcast = l.consumed + sizeof(Flag);
-    l.scratch = (l.bcast + 2 * kBcastBytes + 4095) & ~uint64_t(4095);
+    l.scratch = (l.bcast + kBcastSlots * kBcastSlotBytes + 4095) & ~uint64_t(4095);
     l.bytes = l.scratch + 2 * kScratchBytes;
     return l;
   }

@@ -18,10 +18,10 @@ struct Team {
   long config_mask = 0;
   uint64_t epoch = 0;      // collective calls started on this team: the same count on every member
   uint64_t push_seq = 0;   // of which used the staging buffers (selects the buffer: push_seq % 2)
-  uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the broadcast slot: bcast_seq % 2)
-  // Per broadcast slot: the epoch and the root (team index) of the last pushed broadcast that used it.
-  uint64_t bcast_epoch[2] = {0, 0};
-  int bcast_root[2] = {-1, -1};
+  uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the slot: bcast_seq % kBcastSlots)
+  // Per broadcast slot: the root (team index) of the last pushed broadcast that used it (-1: none yet).
+  int bcast_root[kBcastSlots] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  static_assert(kBcastSlots == 8, "one initializer per broadcast slot");
   // With error checks on: the last pushed broadcast this PE was the root of (epoch, slot stage, root, call),
   // checked at the team's next collective and at shmem_finalize: a member that also pushed for that epoch
   // was given another root (the root does not wait, so it cannot see this during the call).
@@ -29,7 +29,8 @@ struct Team {
   int root_check_stage = 0;
   int root_check_root = -1;
   const char *root_check_call = nullptr;
-  char *area = nullptr;  // this PE's synchronisation area for the slot
+  char *area = nullptr;    // this PE's synchronisation area for the slot
+  int spans_network = -1;  // whether some member is reached only through the network (-1: not looked yet)
 
   int world_pe(int index) const { return gpushmem_team_world_pe(&s, index); }
   int index_of(int pe) const { return gpushmem_team_index_of(&s, pe); }
