@@ -18,7 +18,7 @@ namespace gpushmem::ucx::message {
 
 inline constexpr uint16_t kAmId = 1;                    // UCP active-message id of the runtime's messages
 inline constexpr uint32_t kMagic = 0x4d535347;          // "GSSM"
-inline constexpr size_t kMaxBytes = size_t(512) << 10;  // larger payloads travel as puts before the message
+inline constexpr size_t kMaxBytes = size_t(768) << 10;  // larger payloads travel as puts before the message
 
 struct Header {
   uint32_t magic;
