@@ -43,6 +43,20 @@ bool peer_gone(int pe);
 // Ends the job naming what became of `pe`.
 [[noreturn]] void fail_peer_gone(const char *call, int pe, const char *what);
 
+// Serves what the network holds for this PE (waiting for other threads inside it) until ready() or nothing
+// arrives for a short grace (a departed peer's last messages may still be on their way).
+template <class Ready>
+bool drain_network(transport::Transport *t, Ready &ready) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  do {
+    while (t->progress(false))
+      if (ready()) return true;
+    if (ready()) return true;
+    sched_yield();
+  } while (std::chrono::steady_clock::now() < until);
+  return ready();
+}
+
 // Spins until ready() is true. `call` and `what` name the wait in messages; `pe` is the PE whose action
 // ends it (-1: unknown).
 template <class Ready>
@@ -82,8 +96,10 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
       sched_yield();
     }
     if ((spins & 1023u) == 0) {
-      // Re-check readiness: the peer may have acted and then left between our two looks.
-      if (pe >= 0 && peer_gone(pe) && !ready()) fail_peer_gone(call, pe, what);
+      // Re-check readiness: the peer may have acted and then left between our two looks, and what it sent
+      // through the network before it left may still wait here to be served.
+      if (pe >= 0 && peer_gone(pe) && !ready() && !(net_active != nullptr && drain_network(net_active, ready)))
+        fail_peer_gone(call, pe, what);
       auto now = clock::now();
       if (warn_s > 0 && now >= next_report) {
         report_long_wait(call, pe, what, std::chrono::duration<double>(now - start).count());
