@@ -5,15 +5,11 @@
 namespace gpushmem::coll::detail {
 namespace {
 
-// This thread's deferred puts to one PE: where each goes and where its bytes are.
-struct Deferred {
-  std::vector<transport::Segment> pieces;
-};
+// This thread's deferred puts, by PE (where each goes and where its bytes are); per thread, since
+// collectives on different teams may run in different threads at once.
+thread_local std::vector<std::vector<transport::Segment>> t_deferred;
 
-// By PE; per thread, since collectives on different teams may run in different threads at once.
-thread_local std::vector<Deferred> t_deferred;
-
-Deferred &deferred(int pe) {
+std::vector<transport::Segment> &deferred(int pe) {
   const size_t n = static_cast<size_t>(rt().n_pes);
   if (t_deferred.size() < n) t_deferred.resize(n);
   return t_deferred[static_cast<size_t>(pe)];
@@ -22,13 +18,13 @@ Deferred &deferred(int pe) {
 }  // namespace
 
 void defer_put(void *sym_dest, const void *src, size_t n, int pe) {
-  if (n != 0) deferred(pe).pieces.push_back(transport::Segment{net::ref(sym_dest), src, n});
+  if (n != 0) deferred(pe).push_back(transport::Segment{net::ref(sym_dest), src, n});
 }
 
 void send_deferred(int pe, uint64_t *sym_sig, uint64_t value, transport::SignalOp op) {
-  Deferred &d = deferred(pe);
-  net::send_message(kCollCall, net::kRuntimeChan, pe, d.pieces.data(), d.pieces.size(), sym_sig, value, op);
-  d.pieces.clear();
+  std::vector<transport::Segment> &pieces = deferred(pe);
+  net::send_message(kCollCall, net::kRuntimeChan, pe, pieces.data(), pieces.size(), sym_sig, value, op);
+  pieces.clear();
 }
 
 }  // namespace gpushmem::coll::detail
