@@ -1,7 +1,8 @@
 // Reductions to all members (allreduce), one template per element type and operation.
 //
 // Small: every member pushes its source into every other member's staging buffer (one round) and combines
-// the n inputs locally. Large: reduce-scatter then allgather, in place: member i combines chunk i of every
+// the n inputs locally; in a team spanning nodes larger ones too, one staging buffer's worth per round.
+// Large: reduce-scatter then allgather, in place: member i combines chunk i of every
 // member's source (read where it lies) into its own dest, signals, then reads chunk j from member j's dest;
 // source and dest may be the same buffer, since chunk i of a member's source is read only by member i and a
 // chunk is overwritten only after its reader has signalled (three rounds, each member moves 2(n-1)/n of the
@@ -76,6 +77,25 @@ void combine(T *out, const T *const *in, int n, size_t count) {
   }
 }
 
+// One pushed round: every member puts `count` elements of its source into every other member's staging
+// buffer and combines the n inputs locally into dest (n * count elements fit in a staging buffer).
+template <class T, class Op>
+void reduce_pushed(Call &c, T *dest, const T *source, size_t count, const T **in) {
+  const size_t bytes = count * sizeof(T);
+  const Push p = begin_push(c);
+  char *stage = c.scratch(p.buf);
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    if (bytes != 0) put(stage + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
+    c.signal(p.stage, j);
+  }
+  for (int j = 0; j < c.n; ++j) {
+    if (j != c.me) c.wait(p.stage, j);
+    in[j] = j == c.me ? source : reinterpret_cast<const T *>(stage + size_t(j) * bytes);
+  }
+  combine<T, Op>(dest, in, c.n, count);
+}
+
 // `op_id` identifies operation and type for the mismatch check.
 template <class T, class Op>
 void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
@@ -87,18 +107,17 @@ void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
   }
   std::vector<const T *> in(size_t(c.n));
   if (use_push(c, uint64_t(c.n) * bytes)) {
-    const Push p = begin_push(c);
-    char *stage = c.scratch(p.buf);
-    for (int i = 1; i < c.n; ++i) {
-      const int j = (c.me + i) % c.n;
-      if (bytes != 0) put(stage + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
-      c.signal(p.stage, j);
+    reduce_pushed<T, Op>(c, dest, source, count, in.data());
+    return;
+  }
+  // Across nodes: the pushed exchange piece by piece, each piece a round (an epoch) of its own, where the
+  // in-place algorithm would read every chunk with a network round trip.
+  const size_t piece = team::kScratchBytes / size_t(c.n) / sizeof(T);
+  if (c.n <= flat_max_pes() && spans_network(c.t) && push_limit(c) == team::kScratchBytes && piece != 0) {
+    for (size_t at = 0; at < count; at += piece) {
+      if (at != 0) c.e = ++c.t.epoch;  // every member counts the pieces alike
+      reduce_pushed<T, Op>(c, dest + at, source + at, std::min(piece, count - at), in.data());
     }
-    for (int j = 0; j < c.n; ++j) {
-      if (j != c.me) c.wait(p.stage, j);
-      in[size_t(j)] = j == c.me ? source : reinterpret_cast<const T *>(stage + size_t(j) * bytes);
-    }
-    combine<T, Op>(dest, in.data(), c.n, count);
     return;
   }
   c.signal_all(team::kReady);
