@@ -149,8 +149,8 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
   o.job_key = 0x77;
   auto t = ucx::UcxTransport::create(api, o);
   REQUIRE(t != nullptr);
-  // 4 MiB + a page: room for a payload larger than one message (msg::kMaxBytes).
-  std::vector<char> region((4u << 20) + 4096);
+  // Room for a payload larger than one message (msg::kMaxBytes), after a page.
+  std::vector<char> region(2 * msg::kMaxBytes + 4096);
   REQUIRE(t->register_region(Region::heap, region.data(), region.size()) == Status::ok);
   std::vector<uint8_t> blob;
   REQUIRE(t->local_blob(&blob) == Status::ok);
