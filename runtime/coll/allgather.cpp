@@ -15,12 +15,7 @@ void fcollect(Call &c, void *dest, const void *source, size_t bytes) {
   if (c.n == 1) return;
   if (use_push(c, uint64_t(c.n) * bytes)) {
     const Push p = begin_push(c);
-    char *stage = c.scratch(p.buf);
-    for (int i = 1; i < c.n; ++i) {
-      const int j = (c.me + i) % c.n;
-      if (bytes != 0) put(stage + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
-      c.signal(p.stage, j);
-    }
+    const char *stage = push_to_all(c, p, source, bytes);
     for (int i = 1; i < c.n; ++i) {
       const int j = (c.me + i) % c.n;
       c.wait(p.stage, j);

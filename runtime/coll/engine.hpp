@@ -142,6 +142,18 @@ inline Push begin_push(Call &c) {
   return Push{buf, buf == 0 ? team::kPushed : team::kPushed1};
 }
 
+// The sending half of a pushed exchange: this member's `bytes` from `source` into its slot (index me) of
+// every other member's staging buffer p.buf, each signalled at p.stage. Returns this PE's staging buffer,
+// where the other members' slots arrive.
+inline char *push_to_all(Call &c, const Push &p, const void *source, size_t bytes) {
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    if (bytes != 0) put(c.scratch(p.buf) + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
+    c.signal(p.stage, j);
+  }
+  return c.scratch(p.buf);
+}
+
 // Algorithms (bytes; every member passes the same arguments unless said otherwise).
 void barrier(Call &c);
 // root_writes_dest: the team form writes dest on the root too; the active-set form leaves it alone.

@@ -83,12 +83,7 @@ template <class T, class Op>
 void reduce_pushed(Call &c, T *dest, const T *source, size_t count, const T **in) {
   const size_t bytes = count * sizeof(T);
   const Push p = begin_push(c);
-  char *stage = c.scratch(p.buf);
-  for (int i = 1; i < c.n; ++i) {
-    const int j = (c.me + i) % c.n;
-    if (bytes != 0) put(stage + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
-    c.signal(p.stage, j);
-  }
+  const char *stage = push_to_all(c, p, source, bytes);
   for (int j = 0; j < c.n; ++j) {
     if (j != c.me) c.wait(p.stage, j);
     in[j] = j == c.me ? source : reinterpret_cast<const T *>(stage + size_t(j) * bytes);
