@@ -46,7 +46,9 @@ struct Call {
     return reinterpret_cast<team::Flag *>(t.area + team::layout().stages) + size_t(stage) * size_t(rt().n_pes) + from;
   }
   // Staging buffer `buf` (0 or 1) of this PE's area.
-  char *scratch(int buf) const { return t.area + team::layout().scratch + uint64_t(buf) * team::kScratchBytes; }
+  char *scratch(int buf) const {
+    return t.area + team::layout().scratch + uint64_t(buf) * team::layout().scratch_bytes;
+  }
 
   // Sets member `to`'s flag for this PE at `stage` to this call's epoch, with the call's header first.
   void signal(team::Stage stage, int to) const {
@@ -105,7 +107,7 @@ inline int flat_max_pes() {
   return static_cast<int>(env::get().GPUSHMEM_COLL_FLAT_MAX_PES);
 }
 inline uint64_t push_max_bytes() {
-  uint64_t v = env::get().GPUSHMEM_COLL_PUSH_MAX_BYTES;
+  const uint64_t v = env::get().GPUSHMEM_COLL_PUSH_MAX_BYTES;
   return v < team::kScratchBytes ? v : team::kScratchBytes;
 }
 // Whether some member of the team is reached only through the network. Then every member has such a member
@@ -120,10 +122,10 @@ inline bool spans_network(team::Team &t) {
 }
 // The largest exchange (per receiver) pushed through the staging buffers: GPUSHMEM_COLL_PUSH_MAX_BYTES on
 // one node; across nodes, where each read of a peer's buffer is a network round trip, the whole staging
-// buffer (unless the variable is 0, which forces the in-place algorithms).
+// buffer, GPUSHMEM_COLL_NET_SCRATCH (unless the variable is 0, which forces the in-place algorithms).
 inline uint64_t push_limit(const Call &c) {
   const uint64_t v = push_max_bytes();
-  return v != 0 && spans_network(c.t) && v < team::kScratchBytes ? team::kScratchBytes : v;
+  return v != 0 && spans_network(c.t) ? team::layout().scratch_bytes : v;
 }
 // Whether a call exchanging `total` bytes in all (per receiver) goes through the staging buffers.
 inline bool use_push(const Call &c, uint64_t total) {

@@ -107,8 +107,9 @@ void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
   }
   // Across nodes: the pushed exchange piece by piece, each piece a round (an epoch) of its own, where the
   // in-place algorithm would read every chunk with a network round trip.
-  const size_t piece = team::kScratchBytes / size_t(c.n) / sizeof(T);
-  if (c.n <= flat_max_pes() && spans_network(c.t) && push_limit(c) == team::kScratchBytes && piece != 0) {
+  const uint64_t staging = team::layout().scratch_bytes;
+  const size_t piece = staging / size_t(c.n) / sizeof(T);
+  if (c.n <= flat_max_pes() && spans_network(c.t) && push_limit(c) == staging && piece != 0) {
     for (size_t at = 0; at < count; at += piece) {
       if (at != 0) c.e = ++c.t.epoch;  // every member counts the pieces alike
       reduce_pushed<T, Op>(c, dest + at, source + at, std::min(piece, count - at), in.data());

@@ -11,9 +11,12 @@ namespace gpushmem::team {
 
 // Dissemination rounds of the team barrier: enough for 2^32 members.
 constexpr int kBarrierRounds = 32;
-// Bytes of each of the two staging buffers per slot: collectives whose whole exchange fits are pushed into
-// the receivers' staging buffers (one synchronisation round) instead of read from the senders' buffers.
+// Bytes of each of the two staging buffers per slot in a job on one node: collectives whose whole exchange
+// fits are pushed into the receivers' staging buffers (one synchronisation round) instead of read from the
+// senders' buffers. A job that spans nodes uses GPUSHMEM_COLL_NET_SCRATCH (at least this) instead: there a
+// round is a network latency, so fewer and larger rounds pay (layout().scratch_bytes says which).
 constexpr uint64_t kScratchBytes = 64 * 1024;
+constexpr uint64_t kNetScratchMaxBytes = 64ull << 20;
 // Broadcasts up to kBcastBytes are pushed by the root into one of kBcastSlots slots of every receiver (a
 // header line, then the data), and the root returns without waiting. Receivers report what they consumed in
 // their own area (read in place by roots on their node) and, to a root reached through the network, every
@@ -55,17 +58,20 @@ struct AreaLayout {
   uint64_t stages = 0;    // Flag[kStages][n_pes]
   uint64_t consumed = 0;  // uint64_t: pushed broadcasts this member has copied out (its own word, read by roots)
   uint64_t bcast = 0;     // char[kBcastSlots][kBcastSlotBytes]
-  uint64_t scratch = 0;   // char[2][kScratchBytes]
-  uint64_t bytes = 0;     // whole area, a multiple of 4 KiB
+  uint64_t scratch = 0;   // char[2][scratch_bytes]
+  uint64_t scratch_bytes = kScratchBytes;  // bytes of each staging buffer
+  uint64_t bytes = 0;                      // whole area, a multiple of 4 KiB
 
-  static AreaLayout for_pes(int n_pes) {
+  // scratch_bytes: a multiple of 4 KiB, at least kScratchBytes.
+  static AreaLayout for_pes(int n_pes, uint64_t scratch_bytes = kScratchBytes) {
     AreaLayout l;
     l.barrier = 0;
     l.stages = l.barrier + kBarrierRounds * sizeof(Flag);
     l.consumed = l.stages + uint64_t(kStages) * uint64_t(n_pes) * sizeof(Flag);
     l.bcast = l.consumed + sizeof(Flag);
     l.scratch = (l.bcast + kBcastSlots * kBcastSlotBytes + 4095) & ~uint64_t(4095);
-    l.bytes = l.scratch + 2 * kScratchBytes;
+    l.scratch_bytes = scratch_bytes;
+    l.bytes = l.scratch + 2 * scratch_bytes;
     return l;
   }
 };

@@ -17,8 +17,9 @@ namespace {
 struct Table {
   Team slots[GPUSHMEM_MAX_TEAMS];
   AreaLayout layout;
-  uint64_t tail_offset = 0;  // where slot 0's area starts in every host heap
-  std::mutex mutex;          // slot claims and releases from several threads (different parents)
+  uint64_t scratch_bytes = kScratchBytes;  // set_scratch_bytes
+  uint64_t tail_offset = 0;                // where slot 0's area starts in every host heap
+  std::mutex mutex;                        // slot claims and releases from several threads (different parents)
 };
 
 Table &table() {
@@ -50,8 +51,20 @@ void shared_triplet(int *start, int *stride, int *size) {
 
 }  // namespace
 
+const char *set_scratch_bytes(bool spans_nodes) {
+  uint64_t bytes = kScratchBytes;
+  if (spans_nodes) {
+    bytes = env::get().GPUSHMEM_COLL_NET_SCRATCH;
+    if (bytes < kScratchBytes || bytes > kNetScratchMaxBytes)
+      return "GPUSHMEM_COLL_NET_SCRATCH must lie between 64K and 64M";
+    bytes = (bytes + 4095) & ~uint64_t(4095);
+  }
+  table().scratch_bytes = bytes;
+  return nullptr;
+}
+
 uint64_t tail_bytes(int n_pes) {
-  return GPUSHMEM_MAX_TEAMS * AreaLayout::for_pes(n_pes).bytes;
+  return GPUSHMEM_MAX_TEAMS * AreaLayout::for_pes(n_pes, table().scratch_bytes).bytes;
 }
 
 const AreaLayout &layout() {
@@ -61,7 +74,7 @@ const AreaLayout &layout() {
 void init() {
   Runtime &r = rt();
   Table &t = table();
-  t.layout = AreaLayout::for_pes(r.n_pes);
+  t.layout = AreaLayout::for_pes(r.n_pes, t.scratch_bytes);
   t.tail_offset = r.heap.size();
   for (int i = 0; i < GPUSHMEM_MAX_TEAMS; ++i) {
     t.slots[i] = Team{};
