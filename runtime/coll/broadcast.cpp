@@ -30,9 +30,12 @@ void wait_consumed(Call &c, int j, uint64_t prev) {
 }
 
 // Whether a broadcast of `bytes` between the root and member PE `pe` goes through the slots: up to
-// kBcastBytes on the node, kBcastNetBytes through the network (the same answer on both sides of the pair).
-bool pushed_pair(size_t bytes, int pe, const void *sym) {
-  return bytes <= team::kBcastBytes || peer_ptr(sym, pe) == nullptr;
+// kBcastNetBytes through the network; on the node, as much as a slot holds (kBcastBytes in a job on one
+// node, kBcastNetBytes in one that spans nodes, where a root that waited for its node's members to read its
+// buffer would hold up its network members too). The same answer on both sides of the pair. fits: the
+// data fits a slot.
+bool pushed_pair(bool fits, int pe, const void *sym) {
+  return fits || peer_ptr(sym, pe) == nullptr;
 }
 
 // Broadcasts up to kBcastNetBytes are numbered (every member counts them alike). Receivers of a pushed pair
@@ -43,13 +46,15 @@ bool pushed_pair(size_t bytes, int pe, const void *sym) {
 void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, bool copy_root) {
   const uint64_t seq = ++c.t.bcast_seq;
   const int slot = static_cast<int>(seq % team::kBcastSlots);
-  char *mine = c.t.area + team::layout().bcast + uint64_t(slot) * team::kBcastSlotBytes;
+  const team::AreaLayout &l = team::layout();
+  const bool fits = bytes + 64 <= l.bcast_slot_bytes;
+  char *mine = c.t.area + l.bcast + uint64_t(slot) * l.bcast_slot_bytes;
   auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
   if (c.me == root) {
     bool pulled = false;
     for (int i = 1; i < c.n; ++i) {
       const int j = (c.me + i) % c.n;
-      if (!pushed_pair(bytes, c.t.world_pe(j), consumed)) {
+      if (!pushed_pair(fits, c.t.world_pe(j), consumed)) {
         c.signal(team::kReady, j);
         pulled = true;
       }
@@ -60,7 +65,7 @@ void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, 
     for (int i = 1; i < c.n; ++i) {
       const int j = (c.me + i) % c.n;
       const int pe = c.t.world_pe(j);
-      if (!pushed_pair(bytes, pe, consumed)) continue;
+      if (!pushed_pair(fits, pe, consumed)) continue;
       if (prev != 0 && j != prev_root) wait_consumed(c, j, prev);
       put(mine, &c.hdr, sizeof c.hdr, pe);
       if (bytes != 0) put(mine + 64, source, bytes, pe);
@@ -68,7 +73,7 @@ void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, 
     }
     for (int i = 1; pulled && i < c.n; ++i) {
       const int j = (c.me + i) % c.n;
-      if (!pushed_pair(bytes, c.t.world_pe(j), consumed)) c.wait(team::kDone, j);
+      if (!pushed_pair(fits, c.t.world_pe(j), consumed)) c.wait(team::kDone, j);
     }
     c.t.bcast_root[slot] = root;
     if (rt().error_checks) {
@@ -81,7 +86,7 @@ void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, 
   }
   const int root_pe = c.t.world_pe(root);
   const bool network = peer_ptr(consumed, root_pe) == nullptr;
-  if (pushed_pair(bytes, root_pe, consumed)) {
+  if (pushed_pair(fits, root_pe, consumed)) {
     // The slot's header is this call's (the flag's payload may already be a later broadcast's).
     c.wait_with_header(team::kBcast, root, reinterpret_cast<const Header *>(mine));
     if (bytes != 0) std::memcpy(dest, mine + 64, bytes);

@@ -18,6 +18,7 @@ struct Table {
   Team slots[GPUSHMEM_MAX_TEAMS];
   AreaLayout layout;
   uint64_t scratch_bytes = kScratchBytes;  // set_scratch_bytes
+  bool network = false;                    // set_scratch_bytes: the job spans nodes
   uint64_t tail_offset = 0;                // where slot 0's area starts in every host heap
   std::mutex mutex;                        // slot claims and releases from several threads (different parents)
 };
@@ -60,11 +61,12 @@ const char *set_scratch_bytes(bool spans_nodes) {
     bytes = (bytes + 4095) & ~uint64_t(4095);
   }
   table().scratch_bytes = bytes;
+  table().network = spans_nodes;
   return nullptr;
 }
 
 uint64_t tail_bytes(int n_pes) {
-  return GPUSHMEM_MAX_TEAMS * AreaLayout::for_pes(n_pes, table().scratch_bytes).bytes;
+  return GPUSHMEM_MAX_TEAMS * AreaLayout::for_pes(n_pes, table().scratch_bytes, table().network).bytes;
 }
 
 const AreaLayout &layout() {
@@ -74,7 +76,7 @@ const AreaLayout &layout() {
 void init() {
   Runtime &r = rt();
   Table &t = table();
-  t.layout = AreaLayout::for_pes(r.n_pes, t.scratch_bytes);
+  t.layout = AreaLayout::for_pes(r.n_pes, t.scratch_bytes, t.network);
   t.tail_offset = r.heap.size();
   for (int i = 0; i < GPUSHMEM_MAX_TEAMS; ++i) {
     t.slots[i] = Team{};

@@ -1,6 +1,7 @@
 // Teams: the runtime's table of team slots, handle checks, and the predefined teams.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "core/status.hpp"
@@ -9,6 +10,12 @@
 #include "team/sync_area.hpp"
 
 namespace gpushmem::team {
+
+constexpr std::array<int, kBcastSlots> no_roots() {
+  std::array<int, kBcastSlots> roots{};
+  for (int &r : roots) r = -1;
+  return roots;
+}
 
 // One team this PE belongs to (or a free slot). The plain part (`s`) is what device code will get.
 struct Team {
@@ -20,8 +27,7 @@ struct Team {
   uint64_t push_seq = 0;   // of which used the staging buffers (selects the buffer: push_seq % 2)
   uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the slot: bcast_seq % kBcastSlots)
   // Per broadcast slot: the root (team index) of the last pushed broadcast that used it (-1: none yet).
-  int bcast_root[kBcastSlots] = {-1, -1, -1, -1, -1, -1, -1, -1};
-  static_assert(kBcastSlots == 8, "one initializer per broadcast slot");
+  std::array<int, kBcastSlots> bcast_root = no_roots();
   // With error checks on: the last pushed broadcast this PE was the root of (epoch, slot stage, root, call),
   // checked at the team's next collective and at shmem_finalize: a member that also pushed for that epoch
   // was given another root (the root does not wait, so it cannot see this during the call).
