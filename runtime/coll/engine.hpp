@@ -10,6 +10,7 @@
 #include "api/api_common.hpp"
 #include "coll/rma_layer.hpp"
 #include "env/env.hpp"
+#include "net/net.hpp"
 #include "team/team.hpp"
 
 namespace gpushmem::coll {
@@ -119,6 +120,27 @@ inline bool spans_network(team::Team &t) {
       if (j != t.me() && peer_ptr(t.area, t.world_pe(j)) == nullptr) t.spans_network = 1;
   }
   return t.spans_network != 0;
+}
+// In a team that spans nodes, the members' node groups: leaders[j] is the lowest member on member j's node
+// (members on one node map each other's heaps, unless GPUSHMEM_TRANSPORTS leaves p2p out: then each is
+// alone). Every member derives the same table from the job's topology. nullptr when every member is alone
+// on its node (no group to gather first).
+inline const int *node_leaders(team::Team &t) {
+  if (t.leaders.empty()) [[unlikely]] {
+    const int n = t.n();
+    t.leaders.assign(size_t(n), -1);
+    const std::vector<int> &node_of = rt().topology.node_of;
+    bool grouped = false;
+    for (int j = 0; net::p2p_allowed() && j < n; ++j)
+      for (int k = 0; k < j && t.leaders[size_t(j)] < 0; ++k)
+        if (node_of[size_t(t.world_pe(k))] == node_of[size_t(t.world_pe(j))]) {
+          t.leaders[size_t(j)] = k;
+          grouped = true;
+        }
+    for (int j = 0; grouped && j < n; ++j)
+      if (t.leaders[size_t(j)] < 0) t.leaders[size_t(j)] = j;
+  }
+  return t.leaders[0] < 0 ? nullptr : t.leaders.data();
 }
 // The largest exchange (per receiver) pushed through the staging buffers: GPUSHMEM_COLL_PUSH_MAX_BYTES on
 // one node; across nodes, where each read of a peer's buffer is a network round trip, the whole staging

@@ -91,6 +91,53 @@ void reduce_pushed(Call &c, T *dest, const T *source, size_t count, const T **in
   combine<T, Op>(dest, in, c.n, count);
 }
 
+// A pushed round in a team that spans nodes with several members on a node (`leader`: node_leaders): each
+// member puts its source into its node leader's staging buffer; the leader combines its node's inputs (team
+// order) into its own slot there, pushes that partial to every other leader, combines the leaders' partials
+// (team order of the leaders, the same on every leader, so every member gets the same bits) into dest and
+// writes dest to its node's members. One network message per pair of leaders, instead of one per pair of
+// members. Every member has entered the call when any leaves it (a leader waits for every partial, each of
+// which waited for its node), so the two staging buffers still alternate safely.
+template <class T, class Op>
+void reduce_grouped(Call &c, T *dest, const T *source, size_t count, const int *leader, const T **in) {
+  const size_t bytes = count * sizeof(T);
+  const Push p = begin_push(c);
+  char *stage = c.scratch(p.buf);
+  const int mine = leader[c.me];
+  if (mine != c.me) {
+    if (bytes != 0) put(stage + size_t(c.me) * bytes, source, bytes, c.t.world_pe(mine));
+    c.signal(p.stage, mine);
+    c.wait(team::kReduced, mine);  // dest holds the result
+    return;
+  }
+  int m = 0;
+  for (int j = 0; j < c.n; ++j) {
+    if (leader[j] != c.me) continue;
+    if (j != c.me) c.wait(p.stage, j);
+    in[m++] = j == c.me ? source : reinterpret_cast<const T *>(stage + size_t(j) * bytes);
+  }
+  T *partial = reinterpret_cast<T *>(stage + size_t(c.me) * bytes);
+  combine<T, Op>(partial, in, m, count);
+  for (int i = 1; i < c.n; ++i) {
+    const int k = (c.me + i) % c.n;
+    if (leader[k] != k) continue;
+    if (bytes != 0) put(stage + size_t(c.me) * bytes, partial, bytes, c.t.world_pe(k));
+    c.signal(p.stage, k);
+  }
+  m = 0;
+  for (int k = 0; k < c.n; ++k) {
+    if (leader[k] != k) continue;
+    if (k != c.me) c.wait(p.stage, k);
+    in[m++] = reinterpret_cast<const T *>(stage + size_t(k) * bytes);
+  }
+  combine<T, Op>(dest, in, m, count);
+  for (int j = 0; j < c.n; ++j) {
+    if (j == c.me || leader[j] != c.me) continue;
+    if (bytes != 0) put(dest, dest, bytes, c.t.world_pe(j));
+    c.signal(team::kReduced, j);
+  }
+}
+
 // `op_id` identifies operation and type for the mismatch check.
 template <class T, class Op>
 void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
@@ -102,6 +149,9 @@ void reduce(Call &c, T *dest, const T *source, size_t count, uint64_t op_id) {
   }
   std::vector<const T *> in(size_t(c.n));
   if (use_push(c, uint64_t(c.n) * bytes)) {
+    if (spans_network(c.t))
+      if (const int *leader = node_leaders(c.t))
+        return reduce_grouped<T, Op>(c, dest, source, count, leader, in.data());
     reduce_pushed<T, Op>(c, dest, source, count, in.data());
     return;
   }

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "core/status.hpp"
 #include "gpushmem/team_state.h"
@@ -37,6 +38,9 @@ struct Team {
   const char *root_check_call = nullptr;
   char *area = nullptr;    // this PE's synchronisation area for the slot
   int spans_network = -1;  // whether some member is reached only through the network (-1: not looked yet)
+  // In a team that spans nodes: per member, the lowest member on its node (empty: not looked yet; all -1: every
+  // member alone on its node). coll/engine.hpp node_leaders.
+  std::vector<int> leaders;
 
   int world_pe(int index) const { return gpushmem_team_world_pe(&s, index); }
   int index_of(int pe) const { return gpushmem_team_index_of(&s, pe); }
