@@ -23,14 +23,24 @@ void fcollect(Call &c, void *dest, const void *source, size_t bytes) {
     }
     return;
   }
+  // In place: each member reads every other's source, except through the network, where the owner pushes its
+  // source into the reader's dest once the reader said it is ready (one message instead of a round trip).
   c.signal_all(team::kReady);
   for (int i = 1; i < c.n; ++i) {
     const int j = (c.me + i) % c.n;
     c.wait(team::kReady, j);
+    if (network_pair(c, j)) {
+      put(d + size_t(c.me) * bytes, source, bytes, c.t.world_pe(j));
+      c.signal(team::kPushed, j);
+      continue;
+    }
     get(d + size_t(j) * bytes, source, bytes, c.t.world_pe(j));
     c.signal(team::kDone, j);
   }
-  c.wait_all(team::kDone);
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    c.wait(network_pair(c, j) ? team::kPushed : team::kDone, j);
+  }
 }
 
 void collect(Call &c, void *dest, const void *source, size_t bytes) {

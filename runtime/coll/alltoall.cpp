@@ -1,6 +1,8 @@
 // alltoall and alltoalls. Small exchanges are pushed into the receivers' staging buffers (one round); larger
 // ones are pulled pairwise: member i reads block i of member j's source in place, starting with j = i + 1 so
-// that no source is read by everyone at once, and signals j when done (two rounds).
+// that no source is read by everyone at once, and signals j when done (two rounds). Between members reached
+// through the network, where a read is a round trip per request, the sender pushes the block into the
+// receiver's dest once the receiver said it is ready (one message with the signal).
 #include <cstring>
 
 #include "coll/engine.hpp"
@@ -33,10 +35,18 @@ void alltoall(Call &c, void *dest, const void *source, size_t bytes) {
   for (int i = 1; i < c.n; ++i) {
     const int j = (c.me + i) % c.n;
     c.wait(team::kReady, j);
+    if (network_pair(c, j)) {
+      put(d + size_t(c.me) * bytes, s + size_t(j) * bytes, bytes, c.t.world_pe(j));
+      c.signal(team::kPushed, j);
+      continue;
+    }
     get(d + size_t(j) * bytes, s + size_t(c.me) * bytes, bytes, c.t.world_pe(j));
     c.signal(team::kDone, j);
   }
-  c.wait_all(team::kDone);
+  for (int i = 1; i < c.n; ++i) {
+    const int j = (c.me + i) % c.n;
+    c.wait(network_pair(c, j) ? team::kPushed : team::kDone, j);
+  }
 }
 
 void alltoalls(Call &c, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {

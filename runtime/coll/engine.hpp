@@ -142,6 +142,11 @@ inline const int *node_leaders(team::Team &t) {
   }
   return t.leaders[0] < 0 ? nullptr : t.leaders.data();
 }
+// Whether member j is reached only through the network (its area, like its heap, is not mapped here). The
+// same answer on both sides of a pair.
+inline bool network_pair(const Call &c, int j) {
+  return peer_ptr(c.t.area, c.t.world_pe(j)) == nullptr;
+}
 // The largest exchange (per receiver) pushed through the staging buffers: GPUSHMEM_COLL_PUSH_MAX_BYTES on
 // one node; across nodes, where each read of a peer's buffer is a network round trip, the whole staging
 // buffer, GPUSHMEM_COLL_NET_SCRATCH (unless the variable is 0, which forces the in-place algorithms).
