@@ -14,41 +14,41 @@ namespace {
 
 // Before the root of broadcast `seq` pushes into member j's slot again: j copied out broadcast `prev`, the
 // slot's last one. A root on j's node reads j's consumed word in place. Through the network, j acknowledges
-// every kBcastAckEvery-th broadcast to that broadcast's root: when the first acknowledgement at or after
+// every (slots / 2)-th broadcast to that broadcast's root: when the first acknowledgement at or after
 // `prev` came here, this root waits on its own word; otherwise it reads j's word with gets.
 void wait_consumed(Call &c, int j, uint64_t prev) {
   const int pe = c.t.world_pe(j);
   auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
   const char *what = "it to copy out an earlier broadcast from the slot this one reuses";
   if (peer_ptr(consumed, pe) == nullptr) {
-    const uint64_t ack = (prev + team::kBcastAckEvery - 1) / team::kBcastAckEvery * team::kBcastAckEvery;
+    const uint64_t slots = uint64_t(team::layout().bcast_slots), every = slots / 2;
+    const uint64_t ack = (prev + every - 1) / every * every;
     // ack < seq, so its slot still names its root (prev's slot is rewritten only after this wait).
-    if (c.t.bcast_root[ack % team::kBcastSlots] == c.me)
-      return wait_ge(&c.flag(team::kBcastAck, j)->epoch, prev, c.call, pe, what);
+    if (c.t.bcast_root[ack % slots] == c.me) return wait_ge(&c.flag(team::kBcastAck, j)->epoch, prev, c.call, pe, what);
   }
   wait_remote_ge(consumed, prev, c.call, pe, what);
 }
 
 // Whether a broadcast of `bytes` between the root and member PE `pe` goes through the slots: up to
-// kBcastNetBytes through the network; on the node, as much as a slot holds (kBcastBytes in a job on one
-// node, kBcastNetBytes in one that spans nodes, where a root that waited for its node's members to read its
-// buffer would hold up its network members too). The same answer on both sides of the pair. fits: the
-// data fits a slot.
+// kBcastNetBytes through the network; on the node, up to layout().bcast_push_bytes (kBcastBytes in a job on
+// one node, kBcastNetBytes in one that spans nodes, where a root that waited for its node's members to read
+// its buffer would hold up its network members too). The same answer on both sides of the pair. fits:
+// bytes <= bcast_push_bytes.
 bool pushed_pair(bool fits, int pe, const void *sym) {
   return fits || peer_ptr(sym, pe) == nullptr;
 }
 
 // Broadcasts up to kBcastNetBytes are numbered (every member counts them alike). Receivers of a pushed pair
 // get the call's header and the data in their slot for this number and the root returns at once; it waits
-// only where a receiver has not yet copied out the broadcast that used the slot kBcastSlots broadcasts ago
+// only where a receiver has not yet copied out the broadcast that used the slot `slots` broadcasts ago
 // (unless that receiver was its root). Other receivers (on the root's node, above kBcastBytes) read the
 // root's source in place once it signalled, and the root waits for them.
 void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, bool copy_root) {
   const uint64_t seq = ++c.t.bcast_seq;
-  const int slot = static_cast<int>(seq % team::kBcastSlots);
   const team::AreaLayout &l = team::layout();
-  const bool fits = bytes + 64 <= l.bcast_slot_bytes;
-  char *mine = c.t.area + l.bcast + uint64_t(slot) * l.bcast_slot_bytes;
+  const int slot = static_cast<int>(seq % uint64_t(l.bcast_slots));
+  const bool fits = bytes <= l.bcast_push_bytes;
+  char *mine = c.t.area + l.bcast + uint64_t(slot) * team::kBcastSlotBytes;
   auto *consumed = reinterpret_cast<uint64_t *>(c.t.area + team::layout().consumed);
   if (c.me == root) {
     bool pulled = false;
@@ -60,7 +60,7 @@ void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, 
       }
     }
     if (copy_root) std::memcpy(dest, source, bytes);
-    const uint64_t prev = seq > uint64_t(team::kBcastSlots) ? seq - team::kBcastSlots : 0;
+    const uint64_t prev = seq > uint64_t(l.bcast_slots) ? seq - uint64_t(l.bcast_slots) : 0;
     const int prev_root = c.t.bcast_root[slot];
     for (int i = 1; i < c.n; ++i) {
       const int j = (c.me + i) % c.n;
@@ -98,7 +98,7 @@ void sequenced(Call &c, void *dest, const void *source, size_t bytes, int root, 
   // Every numbered broadcast, pushed or not: a root waiting for a number this one passed sees it.
   std::atomic_ref<uint64_t>(*consumed).store(seq, std::memory_order_release);
   c.t.bcast_root[slot] = root;
-  if (network && seq % team::kBcastAckEvery == 0) signal(&c.flag(team::kBcastAck, c.me)->epoch, seq, root_pe);
+  if (network && seq % uint64_t(l.bcast_slots / 2) == 0) signal(&c.flag(team::kBcastAck, c.me)->epoch, seq, root_pe);
 }
 
 // Flat: receivers on the root's node read its source in place once it has signalled (the root waits until

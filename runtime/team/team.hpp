@@ -12,8 +12,8 @@
 
 namespace gpushmem::team {
 
-constexpr std::array<int, kBcastSlots> no_roots() {
-  std::array<int, kBcastSlots> roots{};
+constexpr std::array<int, kBcastSlotsMax> no_roots() {
+  std::array<int, kBcastSlotsMax> roots{};
   for (int &r : roots) r = -1;
   return roots;
 }
@@ -26,9 +26,9 @@ struct Team {
   long config_mask = 0;
   uint64_t epoch = 0;      // collective calls started on this team: the same count on every member
   uint64_t push_seq = 0;   // of which used the staging buffers (selects the buffer: push_seq % 2)
-  uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the slot: bcast_seq % kBcastSlots)
+  uint64_t bcast_seq = 0;  // of which were pushed broadcasts (selects the slot: bcast_seq % layout().bcast_slots)
   // Per broadcast slot: the root (team index) of the last pushed broadcast that used it (-1: none yet).
-  std::array<int, kBcastSlots> bcast_root = no_roots();
+  std::array<int, kBcastSlotsMax> bcast_root = no_roots();
   // With error checks on: the last pushed broadcast this PE was the root of (epoch, slot stage, root, call),
   // checked at the team's next collective and at shmem_finalize: a member that also pushed for that epoch
   // was given another root (the root does not wait, so it cannot see this during the call).
