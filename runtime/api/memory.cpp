@@ -1,4 +1,5 @@
 // Symmetric allocation: collective, deterministic (same offsets everywhere), checked across PEs.
+#include <atomic>
 #include <cstring>
 
 #include "api/api_common.hpp"
@@ -143,11 +144,15 @@ GPUSHMEM_EXPORT void *shmem_malloc(size_t size) {
 
 GPUSHMEM_EXPORT void *shmem_malloc_with_hints(size_t size, long hints) {
   api::require_running("shmem_malloc_with_hints");
-  if ((hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE)) != 0)
-    api::fail("shmem_malloc_with_hints",
-              "hints=0x%lx has unknown bits (known: SHMEM_MALLOC_ATOMICS_REMOTE, "
-              "SHMEM_MALLOC_SIGNAL_REMOTE)",
-              hints);
+  // Hints are advice: a hint the library cannot use makes the call behave like shmem_malloc. Bits it does not
+  // know are named once, never refused.
+  static std::atomic<bool> warned{false};
+  if ((hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE)) != 0 && !warned.exchange(true))
+    GPUSHMEM_LOG_WARN(log::Subsys::heap,
+                      "shmem_malloc_with_hints: hints=0x%lx has bits this library does not know (known: "
+                      "SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE); they are ignored, as hints are "
+                      "advice",
+                      hints);
   if (size == 0) return nullptr;
   return allocate("shmem_malloc_with_hints", size, 0);
 }

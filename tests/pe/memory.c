@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
   const int me = shmem_my_pe();
 
   /* Same offsets everywhere, for a mix of sizes and calls. */
-  void *ptrs[8];
+  void *ptrs[9];
   ptrs[0] = shmem_malloc(1);
   ptrs[1] = shmem_malloc(1000);
   ptrs[2] = shmem_align(4096, 10);
@@ -82,13 +82,16 @@ int main(int argc, char **argv) {
   ptrs[5] = shmem_malloc_with_hints(4096, SHMEM_MALLOC_SIGNAL_REMOTE | SHMEM_MALLOC_ATOMICS_REMOTE);
   ptrs[6] = shmem_malloc_with_hints(100, 0);
   ptrs[7] = shmem_malloc(1 << 20);
-  for (int i = 0; i < 8; ++i) PE_CHECK(ptrs[i] != NULL, "allocation %d returned NULL", i);
-  check_same_offsets(ptrs, 8);
+  /* A hint bit the library does not know is advice: allocated as shmem_malloc, not refused. */
+  ptrs[8] = shmem_malloc_with_hints(64, 1L << 20);
+  for (int i = 0; i < 9; ++i) PE_CHECK(ptrs[i] != NULL, "allocation %d returned NULL", i);
+  check_same_offsets(ptrs, 9);
   check_symmetric("shmem_malloc(1000)", (unsigned char *)ptrs[1], 1000);
   check_symmetric("shmem_malloc_with_hints(ATOMICS_REMOTE)", (unsigned char *)ptrs[4], 64);
   check_symmetric("shmem_malloc_with_hints(SIGNAL|ATOMICS)", (unsigned char *)ptrs[5], 4096);
   check_symmetric("shmem_malloc(1 MiB)", (unsigned char *)ptrs[7], 1 << 20);
-  for (int i = 7; i >= 0; --i) shmem_free(ptrs[i]);
+  check_symmetric("shmem_malloc_with_hints(unknown bit)", (unsigned char *)ptrs[8], 64);
+  for (int i = 8; i >= 0; --i) shmem_free(ptrs[i]);
 
   /* Alignment. */
   const size_t aligns[] = {1, 8, 64, 128, 4096, 65536, 1 << 20};
