@@ -35,9 +35,12 @@ ActiveSet active_set(const char *call, int PE_start, int logPE_stride, int PE_si
   a.size = PE_size;
   const int d = r.my_pe - PE_start;
   if (d >= 0 && (d & ((1 << logPE_stride) - 1)) == 0 && (d >> logPE_stride) < PE_size) a.me = d >> logPE_stride;
-  if (a.me < 0)
-    fail(call, "PE %d is not in the active set (PE_start=%d, logPE_stride=%d, PE_size=%d) it passed", r.my_pe, PE_start,
-         logPE_stride, PE_size);
+  if (a.me < 0) {
+    GPUSHMEM_LOG_DEBUG(log::Subsys::sync,
+                       "%s: PE %d is not in the active set (PE_start=%d, logPE_stride=%d, PE_size=%d): returns at once",
+                       call, r.my_pe, PE_start, logPE_stride, PE_size);
+    return a;
+  }
   if (!a.is_world()) {
     if (pSync == nullptr) fail(call, "pSync is NULL");
     coll_buffer(call, "pSync", pSync, psync_longs * sizeof(long));
@@ -55,6 +58,7 @@ team::Team &world() {
 
 void barrier_or_sync(const char *call, int PE_start, int logPE_stride, int PE_size, long *pSync) {
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_BARRIER_SYNC_SIZE);
+  if (a.me < 0) return;
   if (a.is_world()) {
     sync::barrier_all(call);  // its leading full fence completes this PE's puts (the barrier's quiet)
     return;
@@ -65,6 +69,7 @@ void barrier_or_sync(const char *call, int PE_start, int logPE_stride, int PE_si
 void broadcast(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int root, int PE_start,
                int logPE_stride, int PE_size, long *pSync) {
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_BCAST_SYNC_SIZE);
+  if (a.me < 0) return;
   if (root < 0 || root >= a.size)
     api::fail(call, "PE_root=%d is out of range: the active set has %d PEs (0..%d)", root, a.size, a.size - 1);
   const size_t bytes = nelems * elem;
@@ -82,6 +87,7 @@ void broadcast(const char *call, void *dest, const void *source, size_t nelems, 
 void fcollect(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int PE_start,
               int logPE_stride, int PE_size, long *pSync) {
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE);
+  if (a.me < 0) return;
   const size_t bytes = nelems * elem;
   api::coll_buffer(call, "dest", dest, bytes * size_t(a.size));
   api::coll_buffer(call, "source", source, bytes);
@@ -97,6 +103,7 @@ void fcollect(const char *call, void *dest, const void *source, size_t nelems, s
 void collect(const char *call, void *dest, const void *source, size_t nelems, size_t elem, int PE_start,
              int logPE_stride, int PE_size, long *pSync) {
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE);
+  if (a.me < 0) return;
   const size_t bytes = nelems * elem;
   api::coll_buffer(call, "dest", dest, bytes);
   api::coll_buffer(call, "source", source, bytes);
@@ -113,6 +120,7 @@ void alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst, 
                size_t elem, int PE_start, int logPE_stride, int PE_size, long *pSync, bool strided) {
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync,
                                            strided ? SHMEM_ALLTOALLS_SYNC_SIZE : SHMEM_ALLTOALL_SYNC_SIZE);
+  if (a.me < 0) return;
   if (dst < 1 || sst < 1)
     api::fail(call, "%s=%td must be at least 1 (strides count elements)", dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
   const size_t count = nelems * size_t(a.size);
@@ -142,6 +150,7 @@ template <class T, class Op>
 void to_all(const char *call, uint64_t id, T *dest, const T *source, int nreduce, int PE_start, int logPE_stride,
             int PE_size, long *pSync) {
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_REDUCE_SYNC_SIZE);
+  if (a.me < 0) return;
   if (nreduce < 0) api::fail(call, "nreduce=%d is negative", nreduce);
   const size_t count = size_t(nreduce), bytes = count * sizeof(T);
   api::coll_buffer(call, "dest", dest, bytes);

@@ -48,13 +48,15 @@ struct ActiveSet {
   int start = 0;
   int log_stride = 0;
   int size = 1;
-  int me = -1;  // this PE's ordinal
+  int me = -1;  // this PE's ordinal; -1: this PE is not in the set (the call returns at once)
   int pe(int i) const { return start + (i << log_stride); }
   // The whole world in order: the world team's engine serves it (pSync stays untouched).
   bool is_world() const { return start == 0 && size == rt().n_pes && (log_stride == 0 || size == 1); }
 };
 
-// Checks the triplet (always: a wrong one would hang) and pSync (symmetric, with error checks on).
+// Checks the triplet (always: a wrong one would hang) and pSync (symmetric, with error checks on). A PE
+// outside the set gets me == -1, and the call returns at once without touching anything: classic programs
+// loop over active sets on every PE (OSHMEM and SOS behave so; the specification leaves it undefined).
 ActiveSet active_set(const char *call, int PE_start, int logPE_stride, int PE_size, const long *pSync,
                      size_t psync_longs);
 
