@@ -455,6 +455,14 @@ GPUSHMEM_RMA_GENERIC_TYPES(GPUSHMEM_OVERLOAD_SIGNAL)
     shmem_##N##_wait_until(ivar, cmp, cmp_value);                      \
   }
 GPUSHMEM_WAIT_UNTIL_OVERLOAD_TYPES(GPUSHMEM_OVERLOAD_WAIT_UNTIL)
+/* The deprecated short / unsigned short ivars: wait_until and test only. */
+GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEM_OVERLOAD_WAIT_UNTIL)
+#define GPUSHMEM_OVERLOAD_TEST_ONLY(T, N)                       \
+  static inline int shmem_test(T *ivar, int cmp, T cmp_value) { \
+    return shmem_##N##_test(ivar, cmp, cmp_value);              \
+  }
+GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEM_OVERLOAD_TEST_ONLY)
+#undef GPUSHMEM_OVERLOAD_TEST_ONLY
 #undef GPUSHMEM_OVERLOAD_WAIT_UNTIL
 #define GPUSHMEM_OVERLOAD_WAIT(T, N)                                                                                  \
   static inline int shmem_test(T *ivar, int cmp, T cmp_value) {                                                       \
@@ -511,11 +519,14 @@ GPUSHMEM_AMO_GENERIC_TYPES(GPUSHMEM_OVERLOAD_WAIT)
 /* Each association is emitted with a leading comma so the list needs no terminator. */
 /* shmem_wait_until is also the deprecated long function: (shmem_wait_until)(...) still calls it. */
 #define GPUSHMEM_GENERIC_wait_until(T, N) , T : shmem_##N##_wait_until
-#define shmem_wait_until(ivar, cmp, cmp_value) \
-  _Generic (*(ivar)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until))(ivar, cmp, cmp_value)
+/* wait_until and test also take the deprecated short / unsigned short ivars (1.4 programs use them). */
+#define shmem_wait_until(ivar, cmp, cmp_value)                                       \
+  _Generic (*(ivar)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until) \
+                GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEM_GENERIC_wait_until))(ivar, cmp, cmp_value)
 #define GPUSHMEM_GENERIC_test(T, N) , T : shmem_##N##_test
-#define shmem_test(ivar, cmp, cmp_value) \
-  _Generic (*(ivar)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test))(ivar, cmp, cmp_value)
+#define shmem_test(ivar, cmp, cmp_value)                                       \
+  _Generic (*(ivar)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_test) \
+                GPUSHMEM_P2P_EXTRA_TYPES(GPUSHMEM_GENERIC_test))(ivar, cmp, cmp_value)
 #define GPUSHMEM_GENERIC_wait_until_all(T, N) , T : shmem_##N##_wait_until_all
 #define shmem_wait_until_all(ivars, nelems, status, cmp, cmp_value)                                                    \
   _Generic (*(ivars)GPUSHMEM_GENERIC_SELECTION_AMO_TYPES(GPUSHMEM_GENERIC_wait_until_all))(ivars, nelems, status, cmp, \

@@ -64,6 +64,16 @@ int main() {
   int status[2] = {1, 0};
   PE_CHECK(shmem_test_all(i32, 2, status, SHMEM_CMP_EQ, 6) == 1, "test_all overload");
   PE_CHECK(shmem_test_any(i32, 2, nullptr, SHMEM_CMP_EQ, 6) == 1, "test_any overload");
+  // The deprecated short / unsigned short ivars: wait_until and test overloads.
+  short *s16 = static_cast<short *>(shmem_malloc(sizeof(short)));
+  *s16 = 0;
   shmem_barrier_all();
+  shmem_short_p(s16, 3, next);
+  shmem_wait_until(s16, SHMEM_CMP_EQ, static_cast<short>(3));
+  PE_CHECK(shmem_test(s16, SHMEM_CMP_EQ, static_cast<short>(3)) == 1, "short test overload");
+  PE_CHECK(shmem_test(reinterpret_cast<unsigned short *>(s16), SHMEM_CMP_NE, static_cast<unsigned short>(3)) == 0,
+           "unsigned short test overload");
+  shmem_barrier_all();
+  shmem_free(s16);
   return pe_finish("amo_cxx");
 }

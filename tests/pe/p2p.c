@@ -153,6 +153,11 @@ static void deprecated(long *w, short *s) {
   shmem_short_wait(s, 0);
   PE_CHECK(shmem_short_test(s, SHMEM_CMP_EQ, 4) == 1 && shmem_ushort_test((unsigned short *)s, SHMEM_CMP_NE, 4) == 0,
            "short / ushort test");
+  /* The C11 generic names take short and unsigned short ivars too. */
+  shmem_wait_until(s, SHMEM_CMP_EQ, (short)4);
+  PE_CHECK(shmem_test(s, SHMEM_CMP_EQ, (short)4) == 1, "generic shmem_test on a short");
+  PE_CHECK(shmem_test((unsigned short *)s, SHMEM_CMP_GE, (unsigned short)4) == 1, "generic shmem_test on an ushort");
+  shmem_wait_until((unsigned short *)s, SHMEM_CMP_LT, (unsigned short)5);
   shmem_barrier_all();
 }
 
