@@ -88,24 +88,28 @@ uint64_t heap_capacity() {
   return r.gpu.base != nullptr ? env::get().SHMEM_SYMMETRIC_SIZE : r.allocator.capacity();
 }
 
+// A failed allocation returns NULL (the caller decides), so it is said once per process as a warning (programs
+// that probe the largest possible allocation by halving fail many times on purpose); later ones at DEBUG.
 void log_shortage(const char *call, Shortage why, size_t size, size_t alignment, const char *consequence) {
   Runtime &r = rt();
+  static std::atomic<bool> warned{false};
+  const log::Level level = warned.exchange(true) ? log::Level::debug : log::Level::warn;
   if (why == Shortage::device_full) {
-    GPUSHMEM_LOG_ERROR(log::Subsys::heap,
-                       "%s: cannot allocate %zu bytes: the GPU symmetric heap could not grow because a GPU is out "
-                       "of memory (see above)%s; free device memory, lower GPUSHMEM_GPU_HEAP_CHUNK, or run fewer "
-                       "PEs per GPU",
-                       call, size, consequence);
+    GPUSHMEM_LOG(level, log::Subsys::heap,
+                 "%s: cannot allocate %zu bytes: the GPU symmetric heap could not grow because a GPU is out "
+                 "of memory (see above)%s; free device memory, lower GPUSHMEM_GPU_HEAP_CHUNK, or run fewer "
+                 "PEs per GPU",
+                 call, size, consequence);
     return;
   }
   const uint64_t used = r.allocator.bytes_used();
-  GPUSHMEM_LOG_ERROR(log::Subsys::heap,
-                     "%s: cannot allocate %zu bytes%s: %llu of %llu heap bytes are free (largest free block %llu)%s; "
-                     "raise SHMEM_SYMMETRIC_SIZE",
-                     call, size, alignment != 0 ? " at that alignment" : "",
-                     static_cast<unsigned long long>(heap_capacity() - used),
-                     static_cast<unsigned long long>(heap_capacity()),
-                     static_cast<unsigned long long>(r.allocator.largest_free()), consequence);
+  GPUSHMEM_LOG(level, log::Subsys::heap,
+               "%s: cannot allocate %zu bytes%s: %llu of %llu heap bytes are free (largest free block %llu)%s; "
+               "raise SHMEM_SYMMETRIC_SIZE",
+               call, size, alignment != 0 ? " at that alignment" : "",
+               static_cast<unsigned long long>(heap_capacity() - used),
+               static_cast<unsigned long long>(heap_capacity()),
+               static_cast<unsigned long long>(r.allocator.largest_free()), consequence);
 }
 
 void *allocate(const char *call, size_t size, size_t alignment) {
