@@ -76,6 +76,7 @@ void iput(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdi
   api::require_running(call);
   check_strides(call, dst, sst);
   if (nelems == 0) return;
+  api::check_local_buffer(call, "source", source, nelems);
   api::Remote remote = api::remote_addr(call, "dest", dest, strided_extent(call, "dst", dst, nelems, Bytes), pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy_strided(call, remote.addr, dst, static_cast<const char *>(source), sst, Bytes, nelems);
@@ -91,6 +92,7 @@ void iget(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdi
   api::require_running(call);
   check_strides(call, dst, sst);
   if (nelems == 0) return;
+  api::check_local_buffer(call, "dest", dest, nelems);
   api::Remote remote = api::remote_addr(call, "source", source, strided_extent(call, "sst", sst, nelems, Bytes), pe);
   if (remote.gpu) [[unlikely]]
     return gpu_copy_strided(call, static_cast<char *>(dest), dst, remote.addr, sst, Bytes, nelems);

@@ -23,6 +23,8 @@
  *   ctx_team_destroyed    every PE makes a context of a new team, the team is destroyed, the last PE uses it
  *   put_null_source  the last PE calls shmem_long_put with source = NULL and nelems = 4
  *   get_null_dest    the last PE calls shmem_getmem_nbi with dest = NULL and nelems = 8
+ *   iput_null_source the last PE calls shmem_long_iput with source = NULL and nelems = 4
+ *   iget_null_dest   the last PE calls shmem_long_iget with dest = NULL and nelems = 4
  *   put_zero_bad_pe  the last PE calls shmem_putmem with nelems = 0 and pe = -1
  *   put_overflow     the last PE calls shmem_put64_signal with nelems whose byte count overflows size_t
  */
@@ -118,6 +120,7 @@ int main(int argc, char **argv) {
     if (me == npes - 1) ctx_case(c, x);
     shmem_barrier_all();
   } else if (strcmp(c, "put_null_source") == 0 || strcmp(c, "get_null_dest") == 0 ||
+             strcmp(c, "iput_null_source") == 0 || strcmp(c, "iget_null_dest") == 0 ||
              strcmp(c, "put_zero_bad_pe") == 0 || strcmp(c, "put_overflow") == 0) {
     long *x = (long *)shmem_malloc(8 * sizeof(long));
     uint64_t *sig = (uint64_t *)shmem_malloc(sizeof(uint64_t));
@@ -125,6 +128,8 @@ int main(int argc, char **argv) {
     if (me == npes - 1) {
       if (strcmp(c, "put_null_source") == 0) shmem_long_put(x, NULL, 4, 0);
       if (strcmp(c, "get_null_dest") == 0) shmem_getmem_nbi(NULL, x, 8, 0);
+      if (strcmp(c, "iput_null_source") == 0) shmem_long_iput(x, NULL, 1, 1, 4, 0);
+      if (strcmp(c, "iget_null_dest") == 0) shmem_long_iget(NULL, x, 1, 1, 4, 0);
       if (strcmp(c, "put_zero_bad_pe") == 0) shmem_putmem(x, local, 0, -1);
       if (strcmp(c, "put_overflow") == 0) shmem_put64_signal(x, local, SIZE_MAX / 4, sig, 1, SHMEM_SIGNAL_SET, 0);
     }
