@@ -114,6 +114,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   const env::Values &e = env::get();
   log::configure(e.SHMEM_DEBUG ? "DEBUG" : e.GPUSHMEM_DEBUG.c_str(), e.GPUSHMEM_DEBUG_SUBSYS.c_str());
   if (env_status != Status::ok) init_failed(call, "malformed environment variable (see above)");
+  if (const std::string range = env::check_ranges(e); !range.empty()) init_failed(call, range.c_str());
   r.error_checks = GPUSHMEM_BUILT_WITH_ERROR_CHECKS && e.GPUSHMEM_ERROR_CHECKS;
   if (sync::configure_waits(e.GPUSHMEM_WAIT_POLICY) != Status::ok)
     init_failed(call, "malformed environment variable (see above)");

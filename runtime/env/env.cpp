@@ -171,7 +171,14 @@ bool parse_size(const char *text, uint64_t *out) {
     default:
       return false;
   }
-  // Anything after the suffix letter is ignored, as the specification says ("1kk" is 1 KiB, "2GB" 2 GiB).
+  // After the suffix letter only a unit may follow ("2GB", "2GiB", "3kb"): other text ("1Mfoo", "1M:1M", "1kk")
+  // is a typo that must not pass as a size.
+  if (shift != 0) {
+    ++p;
+    if ((*p == 'i' || *p == 'I') && (p[1] == 'b' || p[1] == 'B')) ++p;
+    if (*p == 'b' || *p == 'B') ++p;
+    if (*p != '\0') return false;
+  }
   if (shift != 0 && whole > (~0ull >> shift)) return false;
   unsigned long long bytes = whole << shift;
   long double extra = fraction * static_cast<long double>(1ull << shift);
@@ -180,6 +187,31 @@ bool parse_size(const char *text, uint64_t *out) {
   if (bytes + extra_bytes < bytes) return false;
   *out = bytes + extra_bytes;
   return true;
+}
+
+// Variables checked where they are used (the network's GPUSHMEM_PROGRESS_*, GPUSHMEM_COLL_NET_SCRATCH in jobs
+// that span nodes) are not repeated here.
+std::string check_ranges(const Values &v) {
+  struct Range {
+    const char *name;
+    long double value, lo, hi;
+    const char *what;
+  };
+  const long double day = 86400;
+  const Range rows[] = {
+      {"GPUSHMEM_BOOTSTRAP_TIMEOUT", (long double)v.GPUSHMEM_BOOTSTRAP_TIMEOUT, 1, day, "seconds, 1 to 86400"},
+      {"GPUSHMEM_HANG_WARN", (long double)v.GPUSHMEM_HANG_WARN, 0, day, "seconds, 0 (off) to 86400"},
+      {"GPUSHMEM_COLL_FLAT_MAX_PES", (long double)v.GPUSHMEM_COLL_FLAT_MAX_PES, 1, 1 << 20, "PEs, 1 to 1048576"},
+      {"GPUSHMEM_COLL_PUSH_MAX_BYTES", (long double)v.GPUSHMEM_COLL_PUSH_MAX_BYTES, 0, 64 * 1024, "bytes, 0 to 64K"},
+      {"SHMEM_SYMMETRIC_SIZE", (long double)v.SHMEM_SYMMETRIC_SIZE, 1, 1e18L, "bytes, at least 1"},
+      {"GPUSHMEM_GPU_HEAP_CHUNK", (long double)v.GPUSHMEM_GPU_HEAP_CHUNK, 1, 1e18L, "bytes, at least 1"},
+  };
+  for (const Range &r : rows)
+    if (r.value < r.lo || r.value > r.hi) {
+      const char *set = lookup(r.name);
+      return std::string(r.name) + "='" + (set != nullptr ? set : "") + "' is out of range: it must be " + r.what;
+    }
+  return {};
 }
 
 Status load(Values *out) {

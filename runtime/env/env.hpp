@@ -38,6 +38,9 @@ const std::vector<Var> &table();
 // Reads and parses every variable. A malformed value logs which variable, what was read and what was
 // expected, and returns invalid_argument.
 Status load(Values *out);
+// The first variable whose (well-formed) value lies outside what it may be: a message naming it, its text and
+// the allowed range; empty when every value is fine.
+std::string check_ranges(const Values &v);
 
 // The values loaded by the last successful load() (defaults before that).
 const Values &get();

@@ -52,17 +52,19 @@ TEST_CASE("env: sizes take k/m/g/t suffixes in powers of 1024", "[env]") {
   CHECK(size_of_text("2TB") == 2ull << 40);
   CHECK(size_of_text("16777215t") == 16777215ull << 40);  // the largest that fits
   CHECK(size_of_text("1099511627776") == 1ull << 40);
-  // Fractions are rounded up to whole bytes, and text after the suffix letter is ignored.
+  // Fractions are rounded up to whole bytes; after the suffix letter only a unit (B, iB) may follow.
   CHECK(size_of_text("1.5G") == 3ull << 29);
   CHECK(size_of_text("0.5k") == 512);
   CHECK(size_of_text("1.0001k") == 1025);
-  CHECK(size_of_text("1kk") == 1024);
+  CHECK(size_of_text("2GiB") == 2ull << 30);
+  CHECK(size_of_text("4kib") == 4096);
 }
 
 TEST_CASE("env: malformed sizes are rejected", "[env]") {
-  for (const char *bad : {"", "k", "G", ".", "-1", "-1k", "12x", "1 k", "1p", "0x10", "+5",
-                          "16777216t",              // 2^64: overflows after the shift
-                          "99999999999999999999"})  // overflows before it
+  for (const char *bad :
+       {"", "k", "G", ".", "-1", "-1k", "12x", "1 k", "1p", "0x10", "+5", "1kk", "1Mfoo", "1M:1M", "2GBx", "1Gi",
+        "16777216t",              // 2^64: overflows after the shift
+        "99999999999999999999"})  // overflows before it
   {
     INFO("parse_size(\"" << bad << "\") should fail");
     CHECK(size_rejected(bad));
@@ -73,6 +75,25 @@ TEST_CASE("env: a size with blanks before a minus sign is rejected, not wrapped 
   // strtoull would skip the blanks and return the negation modulo 2^64.
   CHECK(size_rejected(" -1"));
   CHECK(size_rejected("\t-1G"));
+}
+
+TEST_CASE("env: values outside a variable's range are named with the range", "[env]") {
+  env::Values v;
+  REQUIRE(env::load(&v) == Status::ok);
+  CHECK(env::check_ranges(v).empty());
+  v.GPUSHMEM_BOOTSTRAP_TIMEOUT = 3000000;
+  CHECK(env::check_ranges(v).find("GPUSHMEM_BOOTSTRAP_TIMEOUT") != std::string::npos);
+  v.GPUSHMEM_BOOTSTRAP_TIMEOUT = 0;
+  CHECK(env::check_ranges(v).find("GPUSHMEM_BOOTSTRAP_TIMEOUT") != std::string::npos);
+  v.GPUSHMEM_BOOTSTRAP_TIMEOUT = 120;
+  v.GPUSHMEM_HANG_WARN = -1;
+  CHECK(env::check_ranges(v).find("GPUSHMEM_HANG_WARN") != std::string::npos);
+  v.GPUSHMEM_HANG_WARN = 10;
+  v.SHMEM_SYMMETRIC_SIZE = 0;
+  CHECK(env::check_ranges(v).find("SHMEM_SYMMETRIC_SIZE") != std::string::npos);
+  v.SHMEM_SYMMETRIC_SIZE = 1 << 20;
+  v.GPUSHMEM_COLL_PUSH_MAX_BYTES = 10ull << 30;
+  CHECK(env::check_ranges(v).find("GPUSHMEM_COLL_PUSH_MAX_BYTES") != std::string::npos);
 }
 
 TEST_CASE("env: integers", "[env]") {
