@@ -174,10 +174,10 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   // Every PE must size its heap alike: offsets are only symmetric if the allocators agree. The same
   // allgather carries each PE's globals fingerprint (share_globals).
   struct Shape {
-    uint64_t heap_bytes, globals;
+    uint64_t heap_bytes, globals, net_scratch;
   };
   const uint64_t heap_bytes = e.SHMEM_SYMMETRIC_SIZE;
-  const Shape mine{heap_bytes, r.data.fingerprint()};
+  const Shape mine{heap_bytes, r.data.fingerprint(), e.GPUSHMEM_COLL_NET_SCRATCH};
   std::vector<Shape> shapes(r.n_pes);
   if (b->allgather(b, &mine, shapes.data(), sizeof mine) != GPUSHMEM_BOOTSTRAP_OK)
     init_failed(call, "bootstrap allgather failed");
@@ -191,6 +191,16 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
                     "SHMEM_SYMMETRIC_SIZE differs between PEs (%llu here, %llu on PE %d): set the "
                     "same value for every PE",
                     static_cast<unsigned long long>(heap_bytes), static_cast<unsigned long long>(theirs), pe);
+      init_failed(call, why);
+    }
+    // It sizes every team area in the heap's tail (in a job that spans nodes), so it must agree too.
+    if (shapes[pe].net_scratch != mine.net_scratch) {
+      char why[256];
+      std::snprintf(why, sizeof why,
+                    "GPUSHMEM_COLL_NET_SCRATCH differs between PEs (%llu here, %llu on PE %d): set the same value "
+                    "for every PE",
+                    static_cast<unsigned long long>(mine.net_scratch),
+                    static_cast<unsigned long long>(shapes[pe].net_scratch), pe);
       init_failed(call, why);
     }
   }

@@ -118,7 +118,9 @@ void flat(Call &c, void *dest, const void *source, size_t bytes, int root, bool 
       if (peer_ptr(dest, pe) != nullptr) continue;
       c.wait(team::kReady, j);
       if (bytes != 0) put(dest, source, bytes, pe);
-      c.signal(team::kReady, j);
+      // kDone, not kReady: this root's next call may signal kReady to j before j has seen this one (with
+      // another header, or overtaking it); kDone is only ever sent after j's signal of the same call.
+      c.signal(team::kDone, j);
     }
     for (int i = 1; i < c.n; ++i) {
       const int j = (c.me + i) % c.n;
@@ -129,7 +131,7 @@ void flat(Call &c, void *dest, const void *source, size_t bytes, int root, bool 
   const int root_pe = c.t.world_pe(root);
   if (peer_ptr(source, root_pe) == nullptr) {
     c.signal(team::kReady, root);
-    c.wait(team::kReady, root);  // the data is in dest
+    c.wait(team::kDone, root);  // the data is in dest
     return;
   }
   c.wait(team::kReady, root);
