@@ -207,9 +207,9 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
 
   if (node::discover(b, &r.topology) != Status::ok) init_failed(call, "cannot discover the node's PEs");
   // Every PE sees the same topology and the same GPUSHMEM_TRANSPORTS, so all choose the same staging size.
-  if (const char *why = team::set_scratch_bytes(r.topology.local_size != r.n_pes || !net::p2p_allowed()))
+  if (const char *why = team::choose_layout(r.n_pes, r.topology.local_size != r.n_pes || !net::p2p_allowed()))
     init_failed(call, why);
-  if (r.heap.create(heap::kInternalAreaBytes + heap_bytes, team::tail_bytes(r.n_pes)) != Status::ok)
+  if (r.heap.create(heap::kInternalAreaBytes + heap_bytes, team::tail_bytes()) != Status::ok)
     init_failed(call, "cannot create the symmetric heap");
   if (r.channel.connect(b, r.topology) != Status::ok) init_failed(call, "cannot connect to the node's other PEs");
   r.p2p.reset(r.n_pes);

@@ -107,9 +107,9 @@ struct Call {
 inline int flat_max_pes() {
   return static_cast<int>(env::get().GPUSHMEM_COLL_FLAT_MAX_PES);
 }
+// At most kScratchBytes: shmem_init refuses larger values (env::check_ranges).
 inline uint64_t push_max_bytes() {
-  const uint64_t v = env::get().GPUSHMEM_COLL_PUSH_MAX_BYTES;
-  return v < team::kScratchBytes ? v : team::kScratchBytes;
+  return env::get().GPUSHMEM_COLL_PUSH_MAX_BYTES;
 }
 // Whether some member of the team is reached only through the network. Then every member has such a member
 // (the team spans several nodes), so all members agree on what depends on it.

@@ -17,10 +17,8 @@ namespace {
 struct Table {
   Team slots[GPUSHMEM_MAX_TEAMS];
   AreaLayout layout;
-  uint64_t scratch_bytes = kScratchBytes;  // set_scratch_bytes
-  bool network = false;                    // set_scratch_bytes: the job spans nodes
-  uint64_t tail_offset = 0;                // where slot 0's area starts in every host heap
-  std::mutex mutex;                        // slot claims and releases from several threads (different parents)
+  uint64_t tail_offset = 0;  // where slot 0's area starts in every host heap
+  std::mutex mutex;          // slot claims and releases from several threads (different parents)
 };
 
 Table &table() {
@@ -52,7 +50,7 @@ void shared_triplet(int *start, int *stride, int *size) {
 
 }  // namespace
 
-const char *set_scratch_bytes(bool spans_nodes) {
+const char *choose_layout(int n_pes, bool spans_nodes) {
   uint64_t bytes = kScratchBytes;
   if (spans_nodes) {
     bytes = env::get().GPUSHMEM_COLL_NET_SCRATCH;
@@ -60,13 +58,12 @@ const char *set_scratch_bytes(bool spans_nodes) {
       return "GPUSHMEM_COLL_NET_SCRATCH must lie between 64K and 64M";
     bytes = (bytes + 4095) & ~uint64_t(4095);
   }
-  table().scratch_bytes = bytes;
-  table().network = spans_nodes;
+  table().layout = AreaLayout::for_pes(n_pes, bytes, spans_nodes);
   return nullptr;
 }
 
-uint64_t tail_bytes(int n_pes) {
-  return GPUSHMEM_MAX_TEAMS * AreaLayout::for_pes(n_pes, table().scratch_bytes, table().network).bytes;
+uint64_t tail_bytes() {
+  return GPUSHMEM_MAX_TEAMS * table().layout.bytes;
 }
 
 const AreaLayout &layout() {
@@ -76,7 +73,6 @@ const AreaLayout &layout() {
 void init() {
   Runtime &r = rt();
   Table &t = table();
-  t.layout = AreaLayout::for_pes(r.n_pes, t.scratch_bytes, t.network);
   t.tail_offset = r.heap.size();
   for (int i = 0; i < GPUSHMEM_MAX_TEAMS; ++i) {
     t.slots[i] = Team{};

@@ -55,13 +55,13 @@ void finalize();
 // Runs the pending root checks of every team (shmem_finalize, after its barrier).
 void check_pending();
 
-// Chooses the staging buffers' size for this job (before tail_bytes and init): kScratchBytes on one node,
-// GPUSHMEM_COLL_NET_SCRATCH when the job spans nodes (or forces its node's traffic onto the network). Every
-// PE passes the same answer: the layout must be symmetric. Returns what is wrong with the variable, or
-// nullptr.
-const char *set_scratch_bytes(bool spans_nodes);
-// Bytes the heap must reserve after its user part for the team areas of a job of n_pes PEs.
-uint64_t tail_bytes(int n_pes);
+// Sets the area layout for a job of n_pes PEs (before tail_bytes and init): staging buffers of kScratchBytes
+// on one node, GPUSHMEM_COLL_NET_SCRATCH when the job spans nodes (or forces its node's traffic onto the
+// network). Every PE passes the same answer: the layout must be symmetric. Returns what is wrong with the
+// variable, or nullptr.
+const char *choose_layout(int n_pes, bool spans_nodes);
+// Bytes the heap must reserve after its user part for the team areas (choose_layout's layout).
+uint64_t tail_bytes();
 // The area layout (the same on every PE).
 const AreaLayout &layout();
 
