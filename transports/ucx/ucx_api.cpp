@@ -4,6 +4,7 @@
 #include <link.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace gpushmem::ucx {
@@ -13,7 +14,17 @@ Api g_api;
 const Api *g_loaded = nullptr;
 std::string g_why;
 
+// UCX's memory hooks (UCX_MEM_MMAP_HOOK_MODE, default bistro) rewrite the first instructions of mmap,
+// munmap, brk, ... when UCX starts; a thread running one of them meanwhile (the bootstrap's threads, an MPI
+// library's, the application's) crashes or corrupts the heap. gpushmem turns them off unless the user chose
+// a mode: UCX then works without its registration cache (what the hooks keep valid), which the host heap does
+// not need (registered once with ucp_mem_map). Without effect when the process has loaded UCX already.
+void choose_memory_hooks() {
+  if (std::getenv("UCX_MEM_MMAP_HOOK_MODE") == nullptr) (void)setenv("UCX_MEM_MMAP_HOOK_MODE", "none", 0);
+}
+
 void resolve(const std::string &library) {
+  choose_memory_hooks();
   // RTLD_LOCAL: UCX's symbols stay out of the program's namespace (it may bring its own UCX, e.g. Open MPI's).
   void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
