@@ -20,7 +20,7 @@ std::string g_why;
 // a mode: UCX then works without its registration cache (what the hooks keep valid), which the host heap does
 // not need (registered once with ucp_mem_map). Without effect when the process has loaded UCX already.
 void choose_memory_hooks() {
-  if (std::getenv("UCX_MEM_MMAP_HOOK_MODE") == nullptr) (void)setenv("UCX_MEM_MMAP_HOOK_MODE", "none", 0);
+  (void)setenv("UCX_MEM_MMAP_HOOK_MODE", "none", /*overwrite=*/0);  // a user's own choice stays
 }
 
 void resolve(const std::string &library) {
