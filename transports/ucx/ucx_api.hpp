@@ -14,6 +14,7 @@ namespace gpushmem::ucx {
   X(ucp_config_read)                \
   X(ucp_config_release)             \
   X(ucp_config_modify)              \
+  X(ucp_config_print)               \
   X(ucp_get_version)                \
   X(ucp_init_version)               \
   X(ucp_cleanup)                    \

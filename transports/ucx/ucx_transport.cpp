@@ -68,9 +68,10 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
                        api->ucs_status_string(st));
     return nullptr;
   }
-  // UCX 1.16's default, the new protocol stack, left host RMA between virtual hosts over TCP hanging on the
-  // GPU machine (classic protocols pass the same tests there): the classic ones unless the user chose.
-  if (std::getenv("UCX_PROTO_ENABLE") == nullptr) (void)api->ucp_config_modify(config, "PROTO_ENABLE", "n");
+  // UCX's new protocol stack (its default from 1.16) selects no protocol for an atomic on an endpoint with
+  // peer-failure handling, and cancels it; the classic one has them. So the endpoints' error mode follows
+  // the stack in use (whichever the user or UCX's configuration chose).
+  t->new_protocols_ = uses_new_protocols(api, config);
   // A quiet is one worker flush: it waits for the completions of what the worker issued (over TCP: the
   // target's acknowledgement of each put, sent once the data is in place), not for an extra flush round
   // trip on every endpoint as well, which is what UCX does by default.
@@ -116,6 +117,27 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
 }
 
 UcxTransport::UcxTransport(const Api *api, const Options &options) : api_(api), opt_(options) {}
+
+bool UcxTransport::uses_new_protocols(const Api *api, const ucp_config_t *config) {
+  // UCX has no query for it: read UCX_PROTO_ENABLE off the configuration it prints (defaults, ucx.conf and
+  // the environment applied). UCX before 1.13 has no such setting: the classic stack.
+  char *text = nullptr;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (f == nullptr) return false;
+  api->ucp_config_print(config, f, nullptr, UCS_CONFIG_PRINT_CONFIG);
+  std::fclose(f);
+  bool enabled = false;
+  static constexpr char kKey[] = "UCX_PROTO_ENABLE=";
+  for (const char *at = text; at != nullptr && (at = std::strstr(at, kKey)) != nullptr; at += sizeof(kKey) - 1) {
+    if (at != text && at[-1] != '\n') continue;  // a longer name that ends in this one
+    const char v = at[sizeof(kKey) - 1];
+    enabled = v == 'y' || v == 'Y' || v == '1' || v == 'o' || v == 'O';  // y, yes, 1, on
+    break;
+  }
+  std::free(text);
+  return enabled;
+}
 
 UcxTransport::~UcxTransport() {
   finalize();
@@ -166,7 +188,8 @@ std::string UcxTransport::describe(int pe) const {
     if (!tl.empty() && lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
   }
   std::free(text);
-  return lanes.empty() ? std::string("ucx") : "ucx " + lanes;
+  const char *stack = new_protocols_ ? " (new protocols)" : " (classic protocols)";
+  return (lanes.empty() ? std::string("ucx") : "ucx " + lanes) + stack;
 }
 
 Status UcxTransport::register_region(Region region, void *base, size_t bytes) {
@@ -343,8 +366,11 @@ Status UcxTransport::endpoint_locked(Channel &c, int pe, Region region, ucp_ep_h
     ep_params.field_mask =
         UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
     ep_params.address = reinterpret_cast<const ucp_address_t *>(p.address.data());
-    // PEER: a peer that dies fails our requests to it instead of hanging them, and calls on_endpoint_error.
-    ep_params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    // A peer that dies (its connection closes) calls on_endpoint_error, and UCX fails our requests to it
+    // instead of hanging them, in either mode. PEER adds UCX's keepalive (a peer that stops answering), but
+    // the new protocol stack has no atomics on such endpoints: there the waits' hang reports (naming the
+    // peer) cover a silent peer.
+    ep_params.err_mode = new_protocols_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
     ep_params.err_handler.cb = on_endpoint_error;
     ep_params.err_handler.arg = error_args_[i].get();
     ucs_status_t st = api_->ucp_ep_create(c.worker, &ep_params, &c.ep[i]);

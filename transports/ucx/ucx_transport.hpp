@@ -103,6 +103,11 @@ class UcxTransport final : public transport::Transport {
   // Stops error reports for peers that go away (set at shmem_finalize, before the last barrier).
   void set_closing() { closing_.store(true, std::memory_order_release); }
 
+  // Whether a context made from `config` uses UCX's new protocol stack (UCX_PROTO_ENABLE, UCX's default
+  // from 1.16), and whether this transport's does. Its endpoints have no peer-failure mode then.
+  static bool uses_new_protocols(const Api *api, const ucp_config_t *config);
+  bool new_protocols() const { return new_protocols_; }
+
  private:
   struct Peer;
   struct Channel;
@@ -161,6 +166,7 @@ class UcxTransport final : public transport::Transport {
   Options opt_;
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
+  bool new_protocols_ = false;  // UCX's new protocol stack (endpoints without peer-failure mode)
   ucp_mem_h memh_[transport::kRegions] = {};
   void *region_base_[transport::kRegions] = {};
   size_t region_bytes_[transport::kRegions] = {};
