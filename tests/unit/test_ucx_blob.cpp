@@ -9,6 +9,7 @@
 #include "catch.hpp"
 #include "stderr_capture.hpp"
 #include "ucx/ucx_transport.hpp"
+#include "ucx_self_peer.hpp"
 
 using gpushmem::Status;
 using gpushmem::test::StderrCapture;
@@ -38,14 +39,7 @@ struct Fixture {
     REQUIRE(t->local_blob(&blob) == Status::ok);
   }
   // PE 1's blob: this PE's own, relabelled, so connect() reaches this process's worker.
-  std::vector<uint8_t> as_pe1() const {
-    std::vector<uint8_t> b = blob;
-    ucx::BlobHeader h;
-    std::memcpy(&h, b.data(), sizeof h);
-    h.pe = 1;
-    std::memcpy(b.data(), &h, sizeof h);
-    return b;
-  }
+  std::vector<uint8_t> as_pe1() const { return gpushmem::test::blob_relabelled(blob, 1); }
   Status connect_with(const std::vector<uint8_t> &pe1, std::string *log) {
     StderrCapture capture;
     Status s = t->connect({blob, pe1}, {false, true});

@@ -12,6 +12,7 @@
 #include "catch.hpp"
 #include "ucx/ucx_message.hpp"
 #include "ucx/ucx_transport.hpp"
+#include "ucx_self_peer.hpp"
 
 using gpushmem::Status;
 namespace ucx = gpushmem::ucx;
@@ -155,12 +156,7 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
   std::vector<uint8_t> blob;
   REQUIRE(t->local_blob(&blob) == Status::ok);
   // PE 1 is this process's own worker: the message comes back here.
-  std::vector<uint8_t> pe1 = blob;
-  ucx::BlobHeader h;
-  std::memcpy(&h, pe1.data(), sizeof h);
-  h.pe = 1;
-  std::memcpy(pe1.data(), &h, sizeof h);
-  REQUIRE(t->connect({blob, pe1}, {false, true}) == Status::ok);
+  REQUIRE(t->connect({blob, gpushmem::test::blob_relabelled(blob, 1)}, {false, true}) == Status::ok);
   auto word = [&](size_t off) {
     return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(region.data() + off)).load();
   };

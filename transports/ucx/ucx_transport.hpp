@@ -104,9 +104,8 @@ class UcxTransport final : public transport::Transport {
   void set_closing() { closing_.store(true, std::memory_order_release); }
 
   // Whether a context made from `config` uses UCX's new protocol stack (UCX_PROTO_ENABLE, UCX's default
-  // from 1.16), and whether this transport's does. Its endpoints have no peer-failure mode then.
+  // from 1.16); this transport's endpoints have no peer-failure mode then.
   static bool uses_new_protocols(const Api *api, const ucp_config_t *config);
-  bool new_protocols() const { return new_protocols_; }
 
  private:
   struct Peer;
