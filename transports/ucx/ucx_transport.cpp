@@ -470,6 +470,10 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, ucp
       return st == UCS_OK ? Status::ok : fail_op(what, pe, st);
     }
     if ((spins & 15u) == 0) {
+      // Contexts' workers answer peers' wire-up and flushes that this wait may depend on.
+      for (auto &kv : channels_)
+        if (kv.second->worker != worker && kv.second->worker != worker_ && kv.second->worker != nullptr)
+          api_->ucp_worker_progress(kv.second->worker);
       // Let other threads (and the progress thread) in between our progress calls.
       lock.unlock();
       sched_yield();
@@ -657,8 +661,7 @@ Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const v
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
   // The payload lands before the signal: UCX may carry the two on different lanes.
-  ucs_status_t st = api_->ucp_worker_fence(c.worker);
-  if (st != UCS_OK) return fail_op("put_signal's fence", pe, st);
+  GPUSHMEM_CHECK(fence_locked(lock, c, "put_signal's fence", pe));
   if (add)
     return issue_amo_locked(lock, c, channel, pe, signal, UCP_ATOMIC_OP_ADD, 8, value, nullptr, false, "put_signal");
   void *reply = &c.discard[c.next_discard++ % kDiscardSlots];
@@ -762,6 +765,9 @@ Status UcxTransport::quiet(uint32_t channel) {
   note_app_call();
   const bool runtime = channel == kRuntimeChannel;
   for (uint32_t id : ids) {
+    // A context that never issued an operation has no worker yet; quieting it (shmem_ctx_destroy) must not
+    // make one (a UCX worker per context destroyed: 4 MiB of shared memory and a socket each).
+    if (id != kRuntimeChannel && id != 0 && channels_.find(id) == channels_.end()) continue;
     Channel &c = channel_locked(id);
     if (!c.written && !(runtime && c.runtime_written)) continue;
     const uint64_t issued = c.issued;
@@ -783,10 +789,25 @@ Status UcxTransport::quiet(uint32_t channel) {
 }
 
 Status UcxTransport::fence(uint32_t channel) {
-  std::lock_guard<std::mutex> lock(mu_);
-  ucs_status_t st = api_->ucp_worker_fence(channel_locked(channel).worker);
-  if (st != UCS_OK) return fail_op("fence", -1, st);
-  return Status::ok;
+  std::unique_lock<std::mutex> lock(mu_);
+  if (channel != kRuntimeChannel && channel != 0 && channels_.find(channel) == channels_.end())
+    return Status::ok;  // nothing issued on it yet: nothing to order
+  return fence_locked(lock, channel_locked(channel), "fence", -1);
+}
+
+Status UcxTransport::fence_locked(std::unique_lock<std::mutex> &lock, Channel &c, const char *what, int pe) {
+  if (!new_protocols_) {
+    // The classic stack's fence only orders (its lanes keep order): no wait.
+    ucs_status_t st = api_->ucp_worker_fence(c.worker);
+    return st == UCS_OK ? Status::ok : fail_op(what, pe, st);
+  }
+  // The new stack's fence is a flush of the worker that UCX drives itself, progressing that worker only. A
+  // peer's context worker that connected to this worker must answer too (its endpoint's wire-up), and it
+  // waits in its own fence: two PEs fencing at once waited on each other for ever (pe.ctx, UCX 1.16 over
+  // TCP). The same flush, waited for here, drives every worker of this PE.
+  if (!c.written && !c.runtime_written) return Status::ok;
+  ucp_request_param_t param{};
+  return wait_request_locked(lock, c.worker, api_->ucp_worker_flush_nbx(c.worker, &param), what, pe);
 }
 
 bool UcxTransport::progress(bool try_only) {

@@ -143,6 +143,8 @@ class UcxTransport final : public transport::Transport {
                              int pe);
   // An application thread called in: the progress thread keeps out of the worker while this goes on.
   void note_app_call() { app_calls_.fetch_add(1, std::memory_order_relaxed); }
+  // Orders the channel's earlier operations before its later ones (a flush under the new protocol stack).
+  Status fence_locked(std::unique_lock<std::mutex> &lock, Channel &c, const char *what, int pe);
   Status issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
                           transport::RemoteRef dst, ucp_atomic_op_t op, size_t width, uint64_t operand, void *reply,
                           bool wait, const char *what);
