@@ -323,6 +323,10 @@ Status UcxTransport::wire_up(bool higher) {
   return Status::ok;
 }
 
+bool UcxTransport::never_used_locked(uint32_t id) const {
+  return id != kRuntimeChannel && id != 0 && channels_.find(id) == channels_.end();
+}
+
 UcxTransport::Channel &UcxTransport::channel_locked(uint32_t id) {
   if (id == kRuntimeChannel) id = 0;  // the default channel's endpoints, its own bookkeeping (note_written_locked)
   auto it = channels_.find(id);
@@ -765,9 +769,7 @@ Status UcxTransport::quiet(uint32_t channel) {
   note_app_call();
   const bool runtime = channel == kRuntimeChannel;
   for (uint32_t id : ids) {
-    // A context that never issued an operation has no worker yet; quieting it (shmem_ctx_destroy) must not
-    // make one (a UCX worker per context destroyed: 4 MiB of shared memory and a socket each).
-    if (id != kRuntimeChannel && id != 0 && channels_.find(id) == channels_.end()) continue;
+    if (never_used_locked(id)) continue;  // shmem_ctx_destroy of a context that issued nothing
     Channel &c = channel_locked(id);
     if (!c.written && !(runtime && c.runtime_written)) continue;
     const uint64_t issued = c.issued;
@@ -790,8 +792,7 @@ Status UcxTransport::quiet(uint32_t channel) {
 
 Status UcxTransport::fence(uint32_t channel) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (channel != kRuntimeChannel && channel != 0 && channels_.find(channel) == channels_.end())
-    return Status::ok;  // nothing issued on it yet: nothing to order
+  if (never_used_locked(channel)) return Status::ok;  // nothing issued on it yet: nothing to order
   return fence_locked(lock, channel_locked(channel), "fence", -1);
 }
 

@@ -116,6 +116,9 @@ class UcxTransport final : public transport::Transport {
   };
 
   UcxTransport(const Api *api, const Options &options);
+  // A context channel that never issued an operation: it has no worker, and quiet and fence must not make
+  // one (a UCX worker per context destroyed: 4 MiB of shared memory and a socket each).
+  bool never_used_locked(uint32_t id) const;
   Channel &channel_locked(uint32_t id);
   // The endpoint and rkey of `region` for `pe` on channel `c` (created on first use). Mutex held.
   Status endpoint_locked(Channel &c, int pe, transport::Region region, ucp_ep_h *ep, ucp_rkey_h *rkey);
