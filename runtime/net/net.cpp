@@ -225,6 +225,7 @@ Status init(const char *call, bool globals_everywhere) {
     return Status::invalid_argument;
   }
   opt.nap_max_us = env::get().GPUSHMEM_PROGRESS_NAP_US;
+  opt.rndv_bytes = env::get().GPUSHMEM_UCX_RNDV_BYTES;
   if (opt.nap_max_us < 1 || opt.nap_max_us > 999999) {
     GPUSHMEM_LOG_ERROR(log::Subsys::env,
                        "GPUSHMEM_PROGRESS_NAP_US=%lld is out of range: give microseconds from 1 to 999999",

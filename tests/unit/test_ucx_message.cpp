@@ -1,7 +1,8 @@
 // The runtime's messages over UCX (ucx_message.hpp, UcxTransport::send_message): a message's segments land
 // before its signal, raise never lowers a word, add adds; a malformed message is refused whole, naming what
-// is wrong; end to end through a UCX endpoint to this process's own worker, small (one active message) and
-// larger than one message holds (puts, a flush, then the signal). The end-to-end part needs UCX at run time.
+// is wrong; end to end through a UCX endpoint to this process's own worker: small (one eager active
+// message), large (rendezvous, received in place, one segment or several), and a head too long for a
+// rendezvous header (puts, a flush, then the signal). The end-to-end part needs UCX at run time.
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -150,8 +151,8 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
   o.job_key = 0x77;
   auto t = ucx::UcxTransport::create(api, o);
   REQUIRE(t != nullptr);
-  // Room for a payload larger than one message (msg::kMaxBytes), after a page.
-  std::vector<char> region(2 * msg::kMaxBytes + 4096);
+  constexpr size_t kBig = size_t(3) << 20;
+  std::vector<char> region(kBig + (size_t(1) << 20));
   REQUIRE(t->register_region(Region::heap, region.data(), region.size()) == Status::ok);
   std::vector<uint8_t> blob;
   REQUIRE(t->local_blob(&blob) == Status::ok);
@@ -165,22 +166,44 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
     while (word(off) < v && std::chrono::steady_clock::now() < end) t->progress(false);
     return word(off) >= v;
   };
-  for (size_t bytes : {size_t(8), size_t(60000), msg::kMaxBytes + 12345, size_t(3u << 20)}) {
-    INFO("payload bytes: " << bytes);
-    std::vector<char> src(bytes);
-    for (size_t i = 0; i < bytes; ++i) src[i] = static_cast<char>(i * 7 + bytes);
-    const uint64_t hdr[2] = {bytes, ~bytes};
-    const Segment segs[] = {{{Region::heap, 4096}, src.data(), bytes}, {{Region::heap, 128}, hdr, sizeof hdr}};
-    static uint64_t epoch = 0;
+  uint64_t epoch = 0;
+  // 8 B and 60000 B: eager (short and iovec); 64 KiB + 1 and 3 MiB: rendezvous (default threshold 64 KiB).
+  for (size_t bytes : {size_t(8), size_t(60000), size_t(65537), kBig}) {
+    for (bool with_header : {true, false}) {
+      INFO("payload bytes: " << bytes << (with_header ? ", and a second segment" : ", one segment"));
+      std::vector<char> src(bytes);
+      for (size_t i = 0; i < bytes; ++i) src[i] = static_cast<char>(i * 7 + bytes + with_header);
+      const uint64_t hdr[2] = {bytes, ~bytes};
+      const Segment segs[] = {{{Region::heap, 4096}, src.data(), bytes}, {{Region::heap, 128}, hdr, sizeof hdr}};
+      ++epoch;
+      REQUIRE(t->send_message(transport::Transport::kRuntimeChannel, 1, segs, with_header ? 2 : 1, {Region::heap, 64},
+                              epoch, SignalOp::raise) == Status::ok);
+      src.assign(bytes, 0);  // the sources are ours again at return
+      REQUIRE(wait_for(64, epoch));
+      bool same = true;
+      for (size_t i = 0; i < bytes && same; ++i)
+        same = region[4096 + i] == static_cast<char>(i * 7 + bytes + with_header);
+      CHECK(same);
+      if (with_header) CHECK(std::memcmp(region.data() + 128, hdr, sizeof hdr) == 0);
+      std::memset(region.data() + 128, 0, sizeof hdr);
+    }
+  }
+  {
+    // 5000 segments of 64 B (empty ones among them): a head of 80 KB, longer than a rendezvous header may be.
+    constexpr size_t kSegs = 5000;
+    std::vector<char> src(kSegs * 64);
+    std::vector<Segment> segs;
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>(i * 13 + 1);
+    for (size_t k = 0; k < kSegs; ++k)
+      segs.push_back(Segment{{Region::heap, 4096 + (kSegs - 1 - k) * 64}, src.data() + k * 64, k % 7 == 3 ? 0u : 64u});
     ++epoch;
-    REQUIRE(t->send_message(transport::Transport::kRuntimeChannel, 1, segs, 2, {Region::heap, 64}, epoch,
-                            SignalOp::raise) == Status::ok);
-    src.assign(bytes, 0);  // the sources are ours again at return
+    REQUIRE(t->send_message(transport::Transport::kRuntimeChannel, 1, segs.data(), segs.size(), {Region::heap, 64},
+                            epoch, SignalOp::raise) == Status::ok);
     REQUIRE(wait_for(64, epoch));
     bool same = true;
-    for (size_t i = 0; i < bytes && same; ++i) same = region[4096 + i] == static_cast<char>(i * 7 + bytes);
+    for (size_t k = 0; k < kSegs && same; ++k)
+      if (k % 7 != 3) same = std::memcmp(region.data() + 4096 + (kSegs - 1 - k) * 64, src.data() + k * 64, 64) == 0;
     CHECK(same);
-    CHECK(std::memcmp(region.data() + 128, hdr, sizeof hdr) == 0);
   }
   // Adds: two arrivals on one word.
   for (int i = 0; i < 2; ++i)

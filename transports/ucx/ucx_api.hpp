@@ -39,6 +39,9 @@ namespace gpushmem::ucx {
   X(ucp_atomic_op_nbx)              \
   X(ucp_am_send_nbx)                \
   X(ucp_worker_set_am_recv_handler) \
+  X(ucp_am_recv_data_nbx)           \
+  X(ucp_am_data_release)            \
+  X(ucp_worker_query)               \
   X(ucp_request_check_status)       \
   X(ucp_request_free)               \
   X(ucp_ep_print_info)              \

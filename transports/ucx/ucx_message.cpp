@@ -39,44 +39,59 @@ bool inside(const Regions &r, uint8_t region, uint64_t offset, uint64_t bytes) {
 
 }  // namespace
 
-const char *apply(const void *data, size_t length, const Regions &regions, int *from_pe) {
-  *from_pe = -1;
-  const auto *bytes = static_cast<const uint8_t *>(data);
+const char *parse(const void *head, size_t head_bytes, const Regions &regions, Plan *plan) {
+  plan->from_pe = -1;
+  plan->places.clear();
+  const auto *bytes = static_cast<const uint8_t *>(head);
   Header h;
-  if (length < sizeof h) return "it is shorter than a message header";
+  if (head_bytes < sizeof h) return "it is shorter than a message header";
   std::memcpy(&h, bytes, sizeof h);
   if (h.magic != kMagic) return "it is not a gpushmem runtime message";
-  *from_pe = static_cast<int>(h.from_pe);
-  const size_t head = sizeof h + size_t(h.segments) * sizeof(SegmentHeader);
-  if (length < head) return "its segment list is cut short";
-  uint64_t payload = 0;
+  plan->from_pe = static_cast<int>(h.from_pe);
+  plan->head_bytes = sizeof h + size_t(h.segments) * sizeof(SegmentHeader);
+  if (head_bytes < plan->head_bytes) return "its segment list is cut short";
+  plan->payload_bytes = 0;
   for (size_t i = 0; i < h.segments; ++i) {
     SegmentHeader s;
     std::memcpy(&s, bytes + sizeof h + i * sizeof s, sizeof s);
     if (!inside(regions, s.region, s.offset, s.bytes)) return "a segment lies outside this PE's regions";
-    payload += s.bytes;
+    plan->payload_bytes += s.bytes;
+    if (s.bytes != 0) plan->places.push_back(Place{regions.base[s.region] + s.offset, s.bytes});
   }
-  if (payload != length - head) return "its length does not match its segments";
   if (h.op > static_cast<uint8_t>(transport::SignalOp::add)) return "its signal operation is unknown";
   if (!inside(regions, h.signal_region, h.signal_offset, sizeof(uint64_t)) ||
       reinterpret_cast<uintptr_t>(regions.base[h.signal_region] + h.signal_offset) % 8 != 0)
     return "its signal word lies outside this PE's regions or is not 8-byte aligned";
-  const uint8_t *from = bytes + head;
-  for (size_t i = 0; i < h.segments; ++i) {
-    SegmentHeader s;
-    std::memcpy(&s, bytes + sizeof h + i * sizeof s, sizeof s);
-    std::memcpy(regions.base[s.region] + s.offset, from, s.bytes);
-    from += s.bytes;
+  plan->signal = reinterpret_cast<uint64_t *>(regions.base[h.signal_region] + h.signal_offset);
+  plan->op = h.op;
+  plan->value = h.value;
+  return nullptr;
+}
+
+void apply_signal(const Plan &plan) {
+  std::atomic_ref<uint64_t> word(*plan.signal);
+  if (plan.op == static_cast<uint8_t>(transport::SignalOp::add)) {
+    word.fetch_add(plan.value, std::memory_order_release);
+    return;
   }
-  std::atomic_ref<uint64_t> word(*reinterpret_cast<uint64_t *>(regions.base[h.signal_region] + h.signal_offset));
-  if (h.op == static_cast<uint8_t>(transport::SignalOp::add)) {
-    word.fetch_add(h.value, std::memory_order_release);
-  } else {
-    // Raise: messages may arrive out of order, and a signal word never goes back.
-    uint64_t seen = word.load(std::memory_order_relaxed);
-    while (seen < h.value && !word.compare_exchange_weak(seen, h.value, std::memory_order_release))
-      ;
+  // Raise: messages may arrive out of order, and a signal word never goes back.
+  uint64_t seen = word.load(std::memory_order_relaxed);
+  while (seen < plan.value && !word.compare_exchange_weak(seen, plan.value, std::memory_order_release))
+    ;
+}
+
+const char *apply(const void *data, size_t length, const Regions &regions, int *from_pe) {
+  thread_local Plan plan;
+  const char *bad = parse(data, length, regions, &plan);
+  *from_pe = plan.from_pe;
+  if (bad != nullptr) return bad;
+  if (plan.payload_bytes != length - plan.head_bytes) return "its length does not match its segments";
+  const auto *from = static_cast<const uint8_t *>(data) + plan.head_bytes;
+  for (const Place &p : plan.places) {
+    std::memcpy(p.dst, from, p.bytes);
+    from += p.bytes;
   }
+  apply_signal(plan);
   return nullptr;
 }
 

@@ -18,11 +18,12 @@ namespace gpushmem::ucx::message {
 
 inline constexpr uint16_t kAmId = 1;            // UCP active-message id of the runtime's messages
 inline constexpr uint32_t kMagic = 0x4d535347;  // "GSSM"
-// Larger payloads travel as puts before the message. One eager message is faster up to here (UCX 1.13 over
-// TCP, 2-PE broadcast on the VM: 1 MiB 358 against 1603 µs as puts, a flush and the signal; 4 MiB 1632
-// against 6997 µs; 4 MiB of data and a collective's header line had gone as puts: 4120 µs).
-inline constexpr size_t kMaxBytes = (size_t(4) << 20) + (size_t(64) << 10);  // 4 MiB of data and headers
 
+// Two ways a message travels. Eager (up to the rendezvous threshold, GPUSHMEM_UCX_RNDV_BYTES): the head and
+// the payloads are the active message's data, which the target's handler gets whole and copies into place.
+// Rendezvous (larger): the head is the active message's header, and the target receives the payloads
+// straight into their destinations (ucp_am_recv_data_nbx, scattered by an iovec), then applies the signal:
+// no bounce buffer to assemble and copy out on the target, and over shared memory one copy in all.
 struct Header {
   uint32_t magic;
   uint32_t from_pe;
@@ -54,10 +55,31 @@ struct Regions {
   size_t bytes[transport::kRegions] = {};
 };
 
-// Applies a received message of `length` bytes: copies every segment into place, then applies the signal
-// (release: a thread that sees the signal's value sees the segments). Checks the whole message first:
-// returns nullptr once applied, or what is wrong with it (and then applies nothing). *from_pe: the sender
-// it names (-1 when the message is too short to say).
+// A checked head: where each non-empty segment goes, in order, and the signal to apply after them.
+struct Place {
+  char *dst;
+  size_t bytes;
+};
+struct Plan {
+  int from_pe = -1;          // the sender the head names (-1 when it is too short to say)
+  size_t head_bytes = 0;     // the head's own length (Header and its SegmentHeaders)
+  size_t payload_bytes = 0;  // the segments' bytes together
+  std::vector<Place> places;
+  uint64_t *signal = nullptr;
+  uint8_t op = 0;  // transport::SignalOp
+  uint64_t value = 0;
+};
+
+// Checks the head at `head` (at least head_bytes readable): returns nullptr with *plan filled, or what is
+// wrong with it. The caller checks that the payload that came is plan->payload_bytes long.
+const char *parse(const void *head, size_t head_bytes, const Regions &regions, Plan *plan);
+
+// Applies the plan's signal (release: a thread that sees the signal's value sees the segments).
+void apply_signal(const Plan &plan);
+
+// Applies a received eager message of `length` bytes: copies every segment into place, then applies the
+// signal. Checks the whole message first: returns nullptr once applied, or what is wrong with it (and then
+// applies nothing). *from_pe: the sender it names (-1 when the message is too short to say).
 const char *apply(const void *data, size_t length, const Regions &regions, int *from_pe);
 
 }  // namespace gpushmem::ucx::message

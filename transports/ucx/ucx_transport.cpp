@@ -55,8 +55,6 @@ struct UcxTransport::Channel {
   uint64_t completed = 0;                             // issued count at the last completed quiet
   uint64_t discard[kDiscardSlots] = {};               // reply buffers of posted swaps (never read)
   unsigned next_discard = 0;
-  std::vector<uint8_t> message_head;  // send_message's head and pieces (reused)
-  std::vector<ucp_dt_iov_t> message_iov;
 };
 
 std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options &options) {
@@ -97,6 +95,9 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_worker_create failed: %s", api->ucs_status_string(st));
     return nullptr;
   }
+  ucp_worker_attr_t wa{};
+  wa.field_mask = UCP_WORKER_ATTR_FIELD_MAX_AM_HEADER;
+  if (api->ucp_worker_query(t->worker_, &wa) == UCS_OK) t->max_am_header_ = wa.max_am_header;
   // The runtime's messages (send_message) arrive at this worker, whichever of the peer's workers sent them.
   ucp_am_handler_param_t hp{};
   hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS | UCP_AM_HANDLER_PARAM_FIELD_CB |
@@ -684,9 +685,16 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
   Channel &c = channel_locked(channel);
   Target t;
   GPUSHMEM_CHECK(target_locked(c, pe, signal, &t));
-  if (total > message::kMaxBytes || n > 0xffff) {
-    // Too large to hold in one eager message: the segments as puts, complete at the target (flushed) before
-    // the signal leaves as a message of its own, so every signal word still changes the one way.
+  // This thread's buffers: UCX reads them until the send completes, which this thread waits for (another
+  // thread may send on the channel meanwhile, while the lock is dropped between progress calls).
+  thread_local std::vector<uint8_t> head;
+  thread_local std::vector<ucp_dt_iov_t> iov;
+  const size_t head_bytes = sizeof(message::Header) + n * sizeof(message::SegmentHeader);
+  const bool rendezvous = total > opt_.rndv_bytes && n <= 0xffff && head_bytes <= max_am_header_;
+  if (total > opt_.rndv_bytes && !rendezvous) {
+    // A head too long for a rendezvous header (thousands of segments): the segments as puts, complete at
+    // the target (flushed) before the signal leaves as a message of its own, so every signal word still
+    // changes the one way.
     for (size_t i = 0; i < n; ++i) {
       if (segments[i].bytes == 0) continue;
       Target d;
@@ -700,54 +708,129 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
     GPUSHMEM_CHECK(
         wait_request_locked(lock, c.worker, api_->ucp_ep_flush_nbx(t.ep, &param), "message (endpoint flush)", pe));
     n = 0;
+    total = 0;
   }
-  message::encode_head(opt_.my_pe, segments, n, signal, value, op, &c.message_head);
+  message::encode_head(opt_.my_pe, segments, n, signal, value, op, &head);
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE;
+  void *req;
+  if (rendezvous) {
+    // The head as the header, the payloads as the data: the target receives them in place.
+    param.flags = UCP_AM_SEND_FLAG_RNDV;
+    iov.clear();
+    for (size_t i = 0; i < n; ++i)
+      if (segments[i].bytes != 0) iov.push_back(ucp_dt_iov_t{const_cast<void *>(segments[i].src), segments[i].bytes});
+    const bool contig = iov.size() == 1;
+    param.datatype = contig ? ucp_dt_make_contig(1) : ucp_dt_make_iov();
+    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, head.data(), head.size(),
+                                contig ? iov[0].buffer : static_cast<void *>(iov.data()),
+                                contig ? iov[0].length : iov.size(), &param);
+    note_written_locked(c, channel);
+    // Complete once the target has received the data (it drives its side in its progress).
+    return finish_locked(lock, c, req, true, "message (rendezvous)", pe);
+  }
   // Eager: the target's handler gets the whole message at once (no rendezvous to drive).
   param.flags = UCP_AM_SEND_FLAG_EAGER;
-  void *req;
-  if (c.message_head.size() + total <= kMessageCopyBytes) {
+  if (head.size() + total <= kMessageCopyBytes) {
     // Small: one contiguous buffer, which UCX sends with its short protocol (one send call, no iovec).
     for (size_t i = 0; i < n; ++i) {
       const auto *src = static_cast<const uint8_t *>(segments[i].src);
-      c.message_head.insert(c.message_head.end(), src, src + segments[i].bytes);
+      head.insert(head.end(), src, src + segments[i].bytes);
     }
     param.datatype = ucp_dt_make_contig(1);
-    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, nullptr, 0, c.message_head.data(), c.message_head.size(), &param);
+    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, nullptr, 0, head.data(), head.size(), &param);
   } else {
-    c.message_iov.clear();
-    c.message_iov.push_back(ucp_dt_iov_t{c.message_head.data(), c.message_head.size()});
+    iov.clear();
+    iov.push_back(ucp_dt_iov_t{head.data(), head.size()});
     for (size_t i = 0; i < n; ++i)
-      if (segments[i].bytes != 0)
-        c.message_iov.push_back(ucp_dt_iov_t{const_cast<void *>(segments[i].src), segments[i].bytes});
+      if (segments[i].bytes != 0) iov.push_back(ucp_dt_iov_t{const_cast<void *>(segments[i].src), segments[i].bytes});
     param.datatype = ucp_dt_make_iov();
-    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, nullptr, 0, c.message_iov.data(), c.message_iov.size(), &param);
+    req = api_->ucp_am_send_nbx(t.ep, message::kAmId, nullptr, 0, iov.data(), iov.size(), &param);
   }
   note_written_locked(c, channel);
   // Waits for local completion only (the head and the sources are ours again), usually at once.
   return finish_locked(lock, c, req, true, "message", pe);
 }
 
-ucs_status_t UcxTransport::on_message(void *arg, const void *, size_t, void *data, size_t length,
+ucs_status_t UcxTransport::on_message(void *arg, const void *header, size_t header_length, void *data, size_t length,
                                       const ucp_am_recv_param_t *param) {
   auto *self = static_cast<UcxTransport *>(arg);
   if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0) {
-    // Sent eager, so this does not happen; a rendezvous message would need a receive of its own.
-    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: a runtime message of %zu bytes came as a rendezvous: dropped", length);
-    return UCS_OK;
+    self->receive_rendezvous(header, header_length, data, length);
+    return UCS_OK;  // the receive has started (or the message was dropped and UCX told its sender)
   }
-  message::Regions regions;
-  for (int r = 0; r < transport::kRegions; ++r) {
-    regions.base[r] = static_cast<char *>(self->region_base_[r]);
-    regions.bytes[r] = self->region_bytes_[r];
-  }
+  const message::Regions regions = self->regions();
   int from = -1;
   if (const char *bad = message::apply(data, length, regions, &from); bad != nullptr)
     GPUSHMEM_LOG_ERROR(log::Subsys::net,
                        "ucx: PE %d received a runtime message of %zu bytes from PE %d that it drops: %s",
                        self->opt_.my_pe, length, from, bad);
   return UCS_OK;
+}
+
+struct UcxTransport::Receive {
+  UcxTransport *self;
+  message::Plan plan;
+  std::vector<ucp_dt_iov_t> iov;
+};
+
+message::Regions UcxTransport::regions() const {
+  message::Regions r;
+  for (int i = 0; i < transport::kRegions; ++i) {
+    r.base[i] = static_cast<char *>(region_base_[i]);
+    r.bytes[i] = region_bytes_[i];
+  }
+  return r;
+}
+
+void UcxTransport::receive_rendezvous(const void *header, size_t header_length, void *data, size_t length) {
+  auto r = std::make_unique<Receive>();
+  r->self = this;
+  const char *bad = message::parse(header, header_length, regions(), &r->plan);
+  if (bad == nullptr && header_length != r->plan.head_bytes) bad = "its header is longer than its segment list";
+  if (bad == nullptr && length != r->plan.payload_bytes) bad = "its length does not match its segments";
+  if (bad == nullptr && r->plan.places.empty()) bad = "it carries no data to receive";
+  if (bad != nullptr) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                       "ucx: PE %d received a runtime message (rendezvous) of %zu bytes from PE %d that it drops: %s",
+                       opt_.my_pe, length, r->plan.from_pe, bad);
+    api_->ucp_am_data_release(worker_, data);  // completes the sender's request
+    return;
+  }
+  for (const message::Place &p : r->plan.places) r->iov.push_back(ucp_dt_iov_t{p.dst, p.bytes});
+  const bool contig = r->iov.size() == 1;
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE;
+  param.cb.recv_am = on_received;
+  param.user_data = r.get();
+  param.datatype = contig ? ucp_dt_make_contig(1) : ucp_dt_make_iov();
+  void *req = api_->ucp_am_recv_data_nbx(worker_, data, contig ? r->iov[0].buffer : static_cast<void *>(r->iov.data()),
+                                         contig ? r->iov[0].length : r->iov.size(), &param);
+  if (req == nullptr) {  // received at once: no callback comes
+    message::apply_signal(r->plan);
+    return;
+  }
+  if (UCS_PTR_IS_ERR(req)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                       "ucx: PE %d could not receive a runtime message (rendezvous) of %zu bytes from PE %d: %s",
+                       opt_.my_pe, length, r->plan.from_pe, api_->ucs_status_string(UCS_PTR_STATUS(req)));
+    return;
+  }
+  (void)r.release();  // on_received owns it now
+}
+
+void UcxTransport::on_received(void *request, ucs_status_t status, size_t, void *user_data) {
+  std::unique_ptr<Receive> r(static_cast<Receive *>(user_data));
+  UcxTransport *self = r->self;
+  if (status == UCS_OK) {
+    message::apply_signal(r->plan);
+  } else if (!self->closing_.load(std::memory_order_acquire)) {
+    // The sender's side fails too (its endpoint reports the lost peer); the signal is not applied.
+    GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                       "ucx: PE %d lost a runtime message (rendezvous) of %zu bytes from PE %d on the way: %s",
+                       self->opt_.my_pe, r->plan.payload_bytes, r->plan.from_pe, self->api_->ucs_status_string(status));
+  }
+  self->api_->ucp_request_free(request);
 }
 
 Status UcxTransport::wait(const Token &token) {

@@ -23,21 +23,23 @@
 
 #include "transport.hpp"
 #include "ucx/ucx_api.hpp"
+#include "ucx/ucx_message.hpp"
 
 namespace gpushmem::ucx {
 
 struct Options {
   int my_pe = 0;
   int n_pes = 0;
-  uint64_t job_key = 0;       // the same on every PE of the job (blobs of other jobs are refused)
-  int hang_warn_s = 10;       // a blocking operation logs what it waits for at this interval (0: never)
-  int64_t spin_us = 100;      // the progress thread polls this long after the last event before it naps
-  int64_t nap_max_us = 1000;  // its longest nap while nothing arrives (the naps double up to it)
+  uint64_t job_key = 0;            // the same on every PE of the job (blobs of other jobs are refused)
+  int hang_warn_s = 10;            // a blocking operation logs what it waits for at this interval (0: never)
+  int64_t spin_us = 100;           // the progress thread polls this long after the last event before it naps
+  int64_t nap_max_us = 1000;       // its longest nap while nothing arrives (the naps double up to it)
+  uint64_t rndv_bytes = 64 << 10;  // runtime messages with more data than this go by rendezvous
 };
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
 inline constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
-inline constexpr uint16_t kBlobVersion = 2;         // 2: the runtime's messages (ucx_message.hpp)
+inline constexpr uint16_t kBlobVersion = 3;         // 3: runtime messages by rendezvous (ucx_message.hpp)
 struct BlobHeader {
   uint32_t magic;
   uint16_t version;
@@ -162,6 +164,12 @@ class UcxTransport final : public transport::Transport {
   // The receiving side of send_message (ucx_message.hpp): runs inside ucp_worker_progress of worker_.
   static ucs_status_t on_message(void *arg, const void *header, size_t header_length, void *data, size_t length,
                                  const ucp_am_recv_param_t *param);
+  // A rendezvous message (head in the active message's header): receives its payloads into place, and
+  // applies its signal once they are in (on_received).
+  message::Regions regions() const;  // where this PE's registered regions lie
+  void receive_rendezvous(const void *header, size_t header_length, void *data, size_t length);
+  struct Receive;
+  static void on_received(void *request, ucs_status_t status, size_t length, void *user_data);
   void progress_loop();
   void release_locked();
   // progress_loop and start_progress_thread live in ucx_progress.cpp.
@@ -171,6 +179,7 @@ class UcxTransport final : public transport::Transport {
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   bool new_protocols_ = false;  // UCX's new protocol stack (endpoints without peer-failure mode)
+  size_t max_am_header_ = 0;    // the largest active-message header worker_ sends (a rendezvous head)
   ucp_mem_h memh_[transport::kRegions] = {};
   void *region_base_[transport::kRegions] = {};
   size_t region_bytes_[transport::kRegions] = {};
