@@ -255,6 +255,9 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   r.phase.store(static_cast<int>(Phase::running), std::memory_order_release);
   if (b->barrier(b) != GPUSHMEM_BOOTSTRAP_OK) init_failed(call, "bootstrap barrier failed");
   if (r.my_pe == 0) print_banner();
+  // Misspelt variables would otherwise be ignored without a word (PE 0 speaks for the job).
+  if (r.my_pe == 0)
+    for (const std::string &line : env::unknown_variables()) GPUSHMEM_LOG_WARN(log::Subsys::env, "%s", line.c_str());
   GPUSHMEM_LOG_INFO(
       log::Subsys::init, "%s: PE %d of %d, node-local %d of %d, heap %llu bytes at %p (%s)", call, r.my_pe, r.n_pes,
       r.topology.local_rank, r.topology.local_size, static_cast<unsigned long long>(heap_bytes),

@@ -2,6 +2,9 @@
 
 #include <strings.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -221,6 +224,55 @@ Status load(Values *out) {
 #include "env/env_table.def"
 #undef GPUSHMEM_ENV
   return result;
+}
+
+namespace {
+
+// Edit distance (insertions, deletions, substitutions), for the nearest known name.
+size_t distance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> unknown_variables() {
+  std::vector<std::string> out;
+  static constexpr char kPrefix[] = "GPUSHMEM_";
+  for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, kPrefix, sizeof kPrefix - 1) != 0) continue;
+    const char *eq = std::strchr(*e, '=');
+    const std::string name(*e, eq != nullptr ? size_t(eq - *e) : std::strlen(*e));
+    if (name == "GPUSHMEM_NO_APT" || name.rfind("GPUSHMEM_TEST_", 0) == 0) continue;
+    const Var *nearest = nullptr;
+    size_t best = 4;  // at most 3 edits away
+    bool known = false;
+    for (const Var &v : table()) {
+      if (name == v.name) {
+        known = true;
+        break;
+      }
+      if (const size_t d = distance(name, v.name); d < best) {
+        best = d;
+        nearest = &v;
+      }
+    }
+    if (known) continue;
+    std::string line = name + " is set, but gpushmem has no such variable: it is ignored";
+    if (nearest != nullptr) line += std::string(" (did you mean ") + nearest->name + "?)";
+    out.push_back(line + "; `gpushmem-info --env` lists them all");
+  }
+  return out;
 }
 
 const Values &get() {

@@ -42,6 +42,11 @@ Status load(Values *out);
 // the allowed range; empty when every value is fine.
 std::string check_ranges(const Values &v);
 
+// One line per GPUSHMEM_* variable set in the environment that gpushmem does not know (a misspelling is
+// otherwise silently ignored), naming the nearest known variable when one is close. Names the build and
+// test scripts read (GPUSHMEM_NO_APT, GPUSHMEM_TEST_*) are not reported.
+std::vector<std::string> unknown_variables();
+
 // The values loaded by the last successful load() (defaults before that).
 const Values &get();
 Status load_global();
