@@ -142,6 +142,17 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
                   choice.why.c_str(), have.empty() ? "none" : have.c_str());
     init_failed(call, why);
   }
+  // The single bootstrap under a launcher that started several processes: each would run as a job of its
+  // own, computing the wrong thing with exit status 0.
+  std::string size_source;
+  if (const long started = boot::launcher_size(&size_source); choice.name == "single" && started > 1) {
+    char why[512];
+    std::snprintf(why, sizeof why,
+                  "the 'single' bootstrap (from %s) makes a job of one PE, but the launcher started %ld processes "
+                  "(%s): each would run alone. Unset GPUSHMEM_BOOTSTRAP or choose the launcher's (mpi, pmix, tcp)",
+                  choice.why.c_str(), started, size_source.c_str());
+    init_failed(call, why);
+  }
   gpushmem_bootstrap_args_t args{};
   args.abi_version = GPUSHMEM_BOOTSTRAP_ABI_VERSION;
   args.struct_size = sizeof args;

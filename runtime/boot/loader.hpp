@@ -43,4 +43,8 @@ Choice choose_bootstrap(const char *requested);
 // Names the launcher environment points at, in preference order (for detection and gpushmem-info).
 std::vector<std::string> detect_launchers();
 
+// How many processes the launcher says it started (OMPI_COMM_WORLD_SIZE, PMI_SIZE, GPUSHMEMRUN_SIZE),
+// with the variable that says so in *source; 0 when none says.
+long launcher_size(std::string *source);
+
 }  // namespace gpushmem::boot

@@ -1,5 +1,6 @@
 // Which bootstrap plugin to use: explicit request, then GPUSHMEM_BOOTSTRAP, then the launcher's environment.
 #include <cstdlib>
+#include <string>
 
 #include "boot/loader.hpp"
 #include "env/env.hpp"
@@ -24,6 +25,19 @@ std::vector<std::string> detect_launchers() {
   if (has("OMPI_COMM_WORLD_SIZE") || has("PMI_RANK") || has("PMI_SIZE") || has("MPI_LOCALNRANKS"))
     found.push_back("mpi");
   return found;
+}
+
+long launcher_size(std::string *source) {
+  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "GPUSHMEMRUN_SIZE"}) {
+    const char *v = std::getenv(name);
+    if (v == nullptr) continue;
+    char *end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (end == v || *end != '\0' || n < 1) continue;
+    *source = std::string(name) + "=" + v;
+    return n;
+  }
+  return 0;
 }
 
 Choice choose_bootstrap(const char *requested) {
