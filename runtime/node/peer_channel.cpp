@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "env/env.hpp"
 
@@ -26,6 +27,8 @@ struct PeerChannel::Frame {
 namespace {
 
 constexpr int kKeyBytes = 16;
+// How long a PE waits, after a local PE ended without shmem_finalize, for a job abort that explains it.
+constexpr int kAbortGraceMs = 500;
 
 void abstract_address(const char *key_hex, int local, sockaddr_un *addr, socklen_t *len) {
   std::memset(addr, 0, sizeof *addr);
@@ -281,6 +284,15 @@ void PeerChannel::peer_closed(int local) {
     if (closing_) return;
   }
   if (state == static_cast<int>(PeerState::connected)) {
+    // A local PE that ends without shmem_finalize may have been ended by the job's abort (another PE's
+    // shmem_global_exit or failure), which is on its way here too: the bootstrap then ends this PE with the
+    // job's status and names the PE that caused it. Give that message a moment before calling this a crash
+    // (otherwise this PE exits 1 and blames a PE that only obeyed the abort).
+    std::this_thread::sleep_for(std::chrono::milliseconds(kAbortGraceMs));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (closing_) return;
+    }
     (*state_)[local].store(static_cast<int>(PeerState::crashed));
     GPUSHMEM_LOG_ERROR(log::Subsys::node,
                        "local PE %d ended without shmem_finalize (crashed or was killed); ending this PE too instead "
