@@ -116,6 +116,16 @@ TEST_CASE("ucx message: a malformed message is refused whole, naming what is wro
        "outside this PE's regions"},
       {"signal outside", {{{Region::heap, 0}, data, 16}}, {Region::globals, 252}, none, "signal word lies outside"},
       {"signal unaligned", {{{Region::heap, 0}, data, 16}}, {Region::heap, 68}, none, "not 8-byte aligned"},
+      {"flags",
+       {{{Region::heap, 0}, data, 16}},
+       {Region::heap, 64},
+       [](std::vector<uint8_t> &m) { m[sizeof(msg::Header) + 13] = 4; },
+       "flags this PE does not know"},
+      {"inline in an eager message",
+       {{{Region::heap, 0}, data, 16}},
+       {Region::heap, 64},
+       [](std::vector<uint8_t> &m) { m[sizeof(msg::Header) + 13] = msg::kInline; },
+       "eager message with segments marked inline"},
       {"op",
        {{{Region::heap, 0}, data, 16}},
        {Region::heap, 64},
@@ -167,7 +177,8 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
     return word(off) >= v;
   };
   uint64_t epoch = 0;
-  // 8 B and 60000 B: eager (short and iovec); 64 KiB + 1 and 3 MiB: rendezvous (default threshold 64 KiB).
+  // 8 B and 60000 B: eager (short and iovec); 64 KiB + 1 and 3 MiB: rendezvous (default threshold 60 KiB),
+  // the 16-byte second segment inline in the header.
   for (size_t bytes : {size_t(8), size_t(60000), size_t(65537), kBig}) {
     for (bool with_header : {true, false}) {
       INFO("payload bytes: " << bytes << (with_header ? ", and a second segment" : ", one segment"));
@@ -187,6 +198,22 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
       if (with_header) CHECK(std::memcmp(region.data() + 128, hdr, sizeof hdr) == 0);
       std::memset(region.data() + 128, 0, sizeof hdr);
     }
+  }
+  {
+    // 100 segments of 1000 B, 100 KB in all: rendezvous, as many inline as the header holds, the rest bulk.
+    std::vector<char> src(100 * 1000);
+    std::vector<Segment> segs;
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>(i * 11 + 5);
+    for (size_t k = 0; k < 100; ++k)
+      segs.push_back(Segment{{Region::heap, 8192 + k * 1024}, src.data() + k * 1000, 1000});
+    ++epoch;
+    REQUIRE(t->send_message(transport::Transport::kRuntimeChannel, 1, segs.data(), segs.size(), {Region::heap, 64},
+                            epoch, SignalOp::raise) == Status::ok);
+    REQUIRE(wait_for(64, epoch));
+    bool same = true;
+    for (size_t k = 0; k < 100 && same; ++k)
+      same = std::memcmp(region.data() + 8192 + k * 1024, src.data() + k * 1000, 1000) == 0;
+    CHECK(same);
   }
   {
     // 5000 segments of 64 B (empty ones among them): a head of 80 KB, longer than a rendezvous header may be.

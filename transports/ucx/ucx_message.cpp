@@ -6,7 +6,7 @@
 namespace gpushmem::ucx::message {
 
 void encode_head(int from_pe, const transport::Segment *segments, size_t n, transport::RemoteRef signal, uint64_t value,
-                 transport::SignalOp op, std::vector<uint8_t> *head) {
+                 transport::SignalOp op, std::vector<uint8_t> *head, const uint8_t *inline_segments) {
   head->resize(sizeof(Header) + n * sizeof(SegmentHeader));
   Header h{};
   h.magic = kMagic;
@@ -24,8 +24,14 @@ void encode_head(int from_pe, const transport::Segment *segments, size_t n, tran
     s.offset = segments[i].dst.offset;
     s.bytes = static_cast<uint32_t>(segments[i].bytes);
     s.region = static_cast<uint8_t>(segments[i].dst.region);
+    s.flags = inline_segments != nullptr && inline_segments[i] != 0 ? kInline : 0;
     std::memcpy(p, &s, sizeof s);
     p += sizeof s;
+  }
+  for (size_t i = 0; inline_segments != nullptr && i < n; ++i) {
+    if (inline_segments[i] == 0) continue;
+    const auto *src = static_cast<const uint8_t *>(segments[i].src);
+    head->insert(head->end(), src, src + segments[i].bytes);
   }
 }
 
@@ -50,11 +56,18 @@ const char *parse(const void *head, size_t head_bytes, const Regions &regions, P
   plan->from_pe = static_cast<int>(h.from_pe);
   plan->head_bytes = sizeof h + size_t(h.segments) * sizeof(SegmentHeader);
   if (head_bytes < plan->head_bytes) return "its segment list is cut short";
-  plan->payload_bytes = 0;
+  plan->payload_bytes = plan->inline_bytes = 0;
+  plan->inlined.clear();
   for (size_t i = 0; i < h.segments; ++i) {
     SegmentHeader s;
     std::memcpy(&s, bytes + sizeof h + i * sizeof s, sizeof s);
     if (!inside(regions, s.region, s.offset, s.bytes)) return "a segment lies outside this PE's regions";
+    if ((s.flags & ~kInline) != 0) return "a segment has flags this PE does not know";
+    if ((s.flags & kInline) != 0) {
+      plan->inline_bytes += s.bytes;
+      plan->inlined.push_back(Place{regions.base[s.region] + s.offset, s.bytes});
+      continue;
+    }
     plan->payload_bytes += s.bytes;
     if (s.bytes != 0) plan->places.push_back(Place{regions.base[s.region] + s.offset, s.bytes});
   }
@@ -85,6 +98,7 @@ const char *apply(const void *data, size_t length, const Regions &regions, int *
   const char *bad = parse(data, length, regions, &plan);
   *from_pe = plan.from_pe;
   if (bad != nullptr) return bad;
+  if (plan.inline_bytes != 0) return "it is an eager message with segments marked inline";
   if (plan.payload_bytes != length - plan.head_bytes) return "its length does not match its segments";
   const auto *from = static_cast<const uint8_t *>(data) + plan.head_bytes;
   for (const Place &p : plan.places) {

@@ -689,8 +689,22 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
   // thread may send on the channel meanwhile, while the lock is dropped between progress calls).
   thread_local std::vector<uint8_t> head;
   thread_local std::vector<ucp_dt_iov_t> iov;
-  const size_t head_bytes = sizeof(message::Header) + n * sizeof(message::SegmentHeader);
-  const bool rendezvous = total > opt_.rndv_bytes && n <= 0xffff && head_bytes <= max_am_header_;
+  thread_local std::vector<uint8_t> inlined;  // by segment: rides in a rendezvous message's header
+  size_t header_bytes = sizeof(message::Header) + n * sizeof(message::SegmentHeader);
+  const bool rendezvous = total > opt_.rndv_bytes && n <= 0xffff && header_bytes <= max_am_header_;
+  if (rendezvous) {
+    // The small segments (a collective's header line) go in the header, so that the bulk is one
+    // contiguous buffer where it can be.
+    inlined.assign(n, 0);
+    size_t bulk = total;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t b = segments[i].bytes;
+      if (b == 0 || b > message::kInlineMaxBytes || header_bytes + b > max_am_header_ || bulk == b) continue;
+      inlined[i] = 1;
+      header_bytes += b;
+      bulk -= b;
+    }
+  }
   if (total > opt_.rndv_bytes && !rendezvous) {
     // A head too long for a rendezvous header (thousands of segments): the segments as puts, complete at
     // the target (flushed) before the signal leaves as a message of its own, so every signal word still
@@ -710,16 +724,18 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
     n = 0;
     total = 0;
   }
-  message::encode_head(opt_.my_pe, segments, n, signal, value, op, &head);
+  message::encode_head(opt_.my_pe, segments, n, signal, value, op, &head, rendezvous ? inlined.data() : nullptr);
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE;
   void *req;
   if (rendezvous) {
-    // The head as the header, the payloads as the data: the target receives them in place.
+    // The head and the inline segments as the header, the other payloads as the data: the target receives
+    // them in place.
     param.flags = UCP_AM_SEND_FLAG_RNDV;
     iov.clear();
     for (size_t i = 0; i < n; ++i)
-      if (segments[i].bytes != 0) iov.push_back(ucp_dt_iov_t{const_cast<void *>(segments[i].src), segments[i].bytes});
+      if (segments[i].bytes != 0 && inlined[i] == 0)
+        iov.push_back(ucp_dt_iov_t{const_cast<void *>(segments[i].src), segments[i].bytes});
     const bool contig = iov.size() == 1;
     param.datatype = contig ? ucp_dt_make_contig(1) : ucp_dt_make_iov();
     req = api_->ucp_am_send_nbx(t.ep, message::kAmId, head.data(), head.size(),
@@ -732,7 +748,10 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
   // Eager: the target's handler gets the whole message at once (no rendezvous to drive).
   param.flags = UCP_AM_SEND_FLAG_EAGER;
   if (head.size() + total <= kMessageCopyBytes) {
-    // Small: one contiguous buffer, which UCX sends with its short protocol (one send call, no iovec).
+    // Small: one contiguous buffer. Fast completion: UCX copies it out at once (otherwise UCX 1.16 sends
+    // eager messages over TCP zero-copy, and this call would wait for the send's completion event, one more
+    // progress round and system call per message).
+    param.op_attr_mask |= UCP_OP_ATTR_FLAG_FAST_CMPL;
     for (size_t i = 0; i < n; ++i) {
       const auto *src = static_cast<const uint8_t *>(segments[i].src);
       head.insert(head.end(), src, src + segments[i].bytes);
@@ -787,7 +806,8 @@ void UcxTransport::receive_rendezvous(const void *header, size_t header_length, 
   auto r = std::make_unique<Receive>();
   r->self = this;
   const char *bad = message::parse(header, header_length, regions(), &r->plan);
-  if (bad == nullptr && header_length != r->plan.head_bytes) bad = "its header is longer than its segment list";
+  if (bad == nullptr && header_length != r->plan.head_bytes + r->plan.inline_bytes)
+    bad = "its header's length does not match its segment list";
   if (bad == nullptr && length != r->plan.payload_bytes) bad = "its length does not match its segments";
   if (bad == nullptr && r->plan.places.empty()) bad = "it carries no data to receive";
   if (bad != nullptr) {
@@ -796,6 +816,12 @@ void UcxTransport::receive_rendezvous(const void *header, size_t header_length, 
                        opt_.my_pe, length, r->plan.from_pe, bad);
     api_->ucp_am_data_release(worker_, data);  // completes the sender's request
     return;
+  }
+  // The inline segments now (the signal, which makes them visible, waits for the bulk).
+  const char *from = static_cast<const char *>(header) + r->plan.head_bytes;
+  for (const message::Place &p : r->plan.inlined) {
+    std::memcpy(p.dst, from, p.bytes);
+    from += p.bytes;
   }
   for (const message::Place &p : r->plan.places) r->iov.push_back(ucp_dt_iov_t{p.dst, p.bytes});
   const bool contig = r->iov.size() == 1;

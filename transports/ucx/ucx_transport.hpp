@@ -34,7 +34,7 @@ struct Options {
   int hang_warn_s = 10;            // a blocking operation logs what it waits for at this interval (0: never)
   int64_t spin_us = 100;           // the progress thread polls this long after the last event before it naps
   int64_t nap_max_us = 1000;       // its longest nap while nothing arrives (the naps double up to it)
-  uint64_t rndv_bytes = 64 << 10;  // runtime messages with more data than this go by rendezvous
+  uint64_t rndv_bytes = 60 << 10;  // runtime messages with more data than this go by rendezvous
 };
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
