@@ -175,6 +175,10 @@ int main(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   c.word = (long *)perf_host_malloc(&h, sizeof(long));
   c.uword = (unsigned long *)c.word;
+  /* Allocated before the timed loops: PE 1 waits in shmem_barrier_all while PE 0 measures, as in the put and
+     get programs (inside shmem_malloc it would wait in the bootstrap's exchange instead, where a library
+     serves remote atomics only from a progress thread, if it has one). */
+  unsigned long *want = (unsigned long *)perf_host_malloc(&h, sizeof(unsigned long));
   for (int op = 0; op < N_OPS; ++op) {
     if (which != N_OPS && which != op) continue;
     c.op = op;
@@ -192,7 +196,6 @@ int main(int argc, char **argv) {
       value = perf_host_time_us(&h, amo_remote, &c);
     }
     /* PE 0 tells PE 1 what its word must hold */
-    unsigned long *want = (unsigned long *)perf_host_malloc(&h, sizeof(unsigned long));
     if (h.me == 0) shmem_ulong_p(want, c.expect, 1);
     shmem_barrier_all();
     long bad = 0;
@@ -211,7 +214,6 @@ int main(int argc, char **argv) {
         bad += 1;
       }
     }
-    shmem_free(want);
     perf_point p;
     memset(&p, 0, sizeof p);
     p.size = sizeof(long);
@@ -225,6 +227,7 @@ int main(int argc, char **argv) {
     p.errors = perf_host_errors(&h, bad);
     perf_report(&h, &p);
   }
+  shmem_free(want);
   shmem_free(c.word);
   return perf_host_finish(&h);
 }
