@@ -74,6 +74,13 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
   // target's acknowledgement of each put, sent once the data is in place), not for an extra flush round
   // trip on every endpoint as well, which is what UCX does by default.
   if (std::getenv("UCX_FLUSH_WORKER_EPS") == nullptr) (void)api->ucp_config_modify(config, "FLUSH_WORKER_EPS", "n");
+  // The atomicity rule (design.md §2): node-local PEs update a host-heap word with CPU atomics, so a remote
+  // PE's UCX atomic on it must be consistent with the CPU. UCX's "cpu" mode guarantees that (a NIC whose
+  // atomics are not CPU-coherent, as InfiniBand's, then falls back to UCX's software atomics, executed by the
+  // target's CPU); its default "guess" picks the NIC's. UCX_ATOMIC_MODE set by the user wins.
+  t->cpu_atomics_ = std::getenv("UCX_ATOMIC_MODE") == nullptr
+                        ? api->ucp_config_modify(config, "ATOMIC_MODE", "cpu") == UCS_OK
+                        : std::strcmp(std::getenv("UCX_ATOMIC_MODE"), "cpu") == 0;
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
   // No UCP_FEATURE_WAKEUP: it costs every round trip over TCP (ucx_progress.cpp); the progress thread polls.
@@ -189,8 +196,10 @@ std::string UcxTransport::describe(int pe) const {
     if (!tl.empty() && lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
   }
   std::free(text);
-  const char *stack = new_protocols_ ? " (new protocols)" : " (classic protocols)";
-  return (lanes.empty() ? std::string("ucx") : "ucx " + lanes) + stack;
+  std::string notes = new_protocols_ ? " (new protocols" : " (classic protocols";
+  notes += cpu_atomics_ ? ", CPU-consistent atomics)"
+                        : ", atomics by UCX_ATOMIC_MODE: on a NIC not atomic with node-local PEs' CPU atomics)";
+  return (lanes.empty() ? std::string("ucx") : "ucx " + lanes) + notes;
 }
 
 Status UcxTransport::register_region(Region region, void *base, size_t bytes) {

@@ -180,6 +180,7 @@ class UcxTransport final : public transport::Transport {
   ucp_worker_h worker_ = nullptr;
   bool new_protocols_ = false;  // UCX's new protocol stack (endpoints without peer-failure mode)
   size_t max_am_header_ = 0;    // the largest active-message header worker_ sends (a rendezvous head)
+  bool cpu_atomics_ = false;    // UCX_ATOMIC_MODE=cpu: UCX's atomics agree with node-local CPU atomics
   ucp_mem_h memh_[transport::kRegions] = {};
   void *region_base_[transport::kRegions] = {};
   size_t region_bytes_[transport::kRegions] = {};
