@@ -40,11 +40,20 @@ void plugin_log(int level, const char *plugin, const char *message) {
   _exit(1);
 }
 
-void exit_handler() {
+// At exit without shmem_finalize. Status 0 (returning from main, exit(0)): the library finalizes, as the
+// specification says start_pes does and as established implementations do after shmem_init too (every PE
+// that ends this way meets the others in the finalizing barrier). Any other status: the PE ends on purpose
+// but abnormally, and its local peers are told so (the job then ends, as when it crashes). A child of fork()
+// that exits has the PE's sockets too, but does not speak for the PE.
+void exit_handler(int status, void *) {
   Runtime &r = rt();
-  // Returning from main without shmem_finalize: let local peers know this was on purpose. A child of fork()
-  // that exits has the PE's sockets too, but does not speak for the PE.
-  if (running() && getpid() == r.pid) r.channel.say_goodbye(false);
+  if (!running() || getpid() != r.pid) return;
+  if (status == 0) {
+    GPUSHMEM_LOG_INFO(log::Subsys::init, "PE %d exits without shmem_finalize: finalizing now", r.my_pe);
+    shmem_finalize();
+    return;
+  }
+  r.channel.say_goodbye(false);
 }
 
 // Collective over the node: maps the globals of the node's PEs when every one of them runs the same
@@ -262,7 +271,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   if (provided != nullptr) *provided = r.thread_level;
 
   static std::once_flag exit_handler_once;
-  std::call_once(exit_handler_once, [] { std::atexit(exit_handler); });
+  std::call_once(exit_handler_once, [] { on_exit(exit_handler, nullptr); });
   r.phase.store(static_cast<int>(Phase::running), std::memory_order_release);
   if (b->barrier(b) != GPUSHMEM_BOOTSTRAP_OK) init_failed(call, "bootstrap barrier failed");
   if (r.my_pe == 0) print_banner();
@@ -295,13 +304,8 @@ GPUSHMEM_EXPORT int shmemx_init_attr(int requested, int *provided, const shmemx_
 }
 
 GPUSHMEM_EXPORT void start_pes(int) {
-  // Deprecated: later calls have no effect, and the library finalises at exit.
-  if (!running()) {
-    start("start_pes", SHMEM_THREAD_SINGLE, nullptr, nullptr);
-    std::atexit([] {
-      if (running()) shmem_finalize();
-    });
-  }
+  // Deprecated: later calls have no effect, and the library finalizes at exit (exit_handler).
+  if (!running()) start("start_pes", SHMEM_THREAD_SINGLE, nullptr, nullptr);
 }
 
 GPUSHMEM_EXPORT void shmem_finalize(void) {

@@ -2,17 +2,23 @@
 // for the next signal or add to that PE, and the two travel as one message (Transport::send_message).
 #include "coll/rma_layer.hpp"
 
+#include "core/thread_scratch.hpp"
+
 namespace gpushmem::coll::detail {
 namespace {
 
 // This thread's deferred puts, by PE (where each goes and where its bytes are); per thread, since
-// collectives on different teams may run in different threads at once.
-thread_local std::vector<std::vector<transport::Segment>> t_deferred;
+// collectives on different teams may run in different threads at once. Valid while the process exits (a
+// finalize at exit still sends its barrier's messages: core/thread_scratch.hpp).
+struct Deferred {
+  std::vector<std::vector<transport::Segment>> by_pe;
+};
 
 std::vector<transport::Segment> &deferred(int pe) {
+  std::vector<std::vector<transport::Segment>> &t = core::thread_scratch<Deferred>().by_pe;
   const size_t n = static_cast<size_t>(rt().n_pes);
-  if (t_deferred.size() < n) t_deferred.resize(n);
-  return t_deferred[static_cast<size_t>(pe)];
+  if (t.size() < n) t.resize(n);
+  return t[static_cast<size_t>(pe)];
 }
 
 }  // namespace

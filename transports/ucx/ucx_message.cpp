@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/thread_scratch.hpp"
+
 namespace gpushmem::ucx::message {
 
 void encode_head(int from_pe, const transport::Segment *segments, size_t n, transport::RemoteRef signal, uint64_t value,
@@ -94,7 +96,7 @@ void apply_signal(const Plan &plan) {
 }
 
 const char *apply(const void *data, size_t length, const Regions &regions, int *from_pe) {
-  thread_local Plan plan;
+  Plan &plan = core::thread_scratch<Plan>();  // valid while the process exits (core/thread_scratch.hpp)
   const char *bad = parse(data, length, regions, &plan);
   *from_pe = plan.from_pe;
   if (bad != nullptr) return bad;

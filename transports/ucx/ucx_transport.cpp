@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/thread_scratch.hpp"
 #include "ucx/ucx_message.hpp"
 
 namespace gpushmem::ucx {
@@ -29,6 +30,13 @@ constexpr size_t kMessageCopyBytes = 2048;
 const char *region_name(Region r) {
   return r == Region::heap ? "symmetric heap" : "global variables";
 }
+
+// send_message's per-thread buffers.
+struct MessageBuffers {
+  std::vector<uint8_t> head;
+  std::vector<ucp_dt_iov_t> iov;
+  std::vector<uint8_t> inlined;
+};
 
 }  // namespace
 
@@ -695,10 +703,12 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
   Target t;
   GPUSHMEM_CHECK(target_locked(c, pe, signal, &t));
   // This thread's buffers: UCX reads them until the send completes, which this thread waits for (another
-  // thread may send on the channel meanwhile, while the lock is dropped between progress calls).
-  thread_local std::vector<uint8_t> head;
-  thread_local std::vector<ucp_dt_iov_t> iov;
-  thread_local std::vector<uint8_t> inlined;  // by segment: rides in a rendezvous message's header
+  // thread may send on the channel meanwhile, while the lock is dropped between progress calls). Valid
+  // while the process exits, when a finalize still sends (core/thread_scratch.hpp).
+  MessageBuffers &buffers = core::thread_scratch<MessageBuffers>();
+  std::vector<uint8_t> &head = buffers.head;
+  std::vector<ucp_dt_iov_t> &iov = buffers.iov;
+  std::vector<uint8_t> &inlined = buffers.inlined;  // by segment: rides in a rendezvous message's header
   size_t header_bytes = sizeof(message::Header) + n * sizeof(message::SegmentHeader);
   const bool rendezvous = total > opt_.rndv_bytes && n <= 0xffff && header_bytes <= max_am_header_;
   if (rendezvous) {
