@@ -27,6 +27,12 @@
  *   iget_null_dest   the last PE calls shmem_long_iget with dest = NULL and nelems = 4
  *   put_zero_bad_pe  the last PE calls shmem_putmem with nelems = 0 and pe = -1
  *   put_overflow     the last PE calls shmem_put64_signal with nelems whose byte count overflows size_t
+ *   after_finalize   shmem_long_p after shmem_finalize
+ *   free_twice       every PE frees one allocation twice (shmem_free is collective)
+ *   free_foreign     the last PE passes malloc's memory to shmem_free
+ *   free_inner       the last PE passes a pointer into an allocation (not its start) to shmem_free
+ *   realloc_foreign  the last PE passes malloc's memory to shmem_realloc
+ *   align_bad        the last PE asks shmem_align for an alignment that is not a power of two
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -132,6 +138,27 @@ int main(int argc, char **argv) {
       if (strcmp(c, "iget_null_dest") == 0) shmem_long_iget(NULL, x, 1, 1, 4, 0);
       if (strcmp(c, "put_zero_bad_pe") == 0) shmem_putmem(x, local, 0, -1);
       if (strcmp(c, "put_overflow") == 0) shmem_put64_signal(x, local, SIZE_MAX / 4, sig, 1, SHMEM_SIGNAL_SET, 0);
+    }
+    shmem_barrier_all();
+  } else if (strcmp(c, "after_finalize") == 0) {
+    long *x = (long *)shmem_malloc(sizeof(long));
+    shmem_finalize();
+    shmem_long_p(x, 1, 0);
+    fprintf(stderr, "errors: FAILED: shmem_long_p after shmem_finalize returned\n");
+    return 0;
+  } else if (strncmp(c, "free_", 5) == 0 || strcmp(c, "realloc_foreign") == 0 || strcmp(c, "align_bad") == 0) {
+    char *x = (char *)shmem_malloc(64);
+    if (strcmp(c, "free_twice") == 0) {
+      shmem_free(x);
+      shmem_free(x);
+    }
+    if (me == npes - 1) {
+      void *private_memory = malloc(64);
+      if (strcmp(c, "free_foreign") == 0) shmem_free(private_memory);
+      if (strcmp(c, "free_inner") == 0) shmem_free(x + 8);
+      if (strcmp(c, "realloc_foreign") == 0) (void)shmem_realloc(private_memory, 128);
+      if (strcmp(c, "align_bad") == 0) (void)shmem_align(3, 64);
+      free(private_memory);
     }
     shmem_barrier_all();
   } else if (strcmp(c, "malloc_mismatch") == 0) {
