@@ -2,6 +2,9 @@
 // how PEs on them reach each other, and every environment variable it reads with its value, default and help.
 // `--markdown` prints the variable table that docs/env.md is generated from (target gpushmem-env-doc);
 // `--peers`, run as the PEs of a job, prints how every PE reaches every other.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -53,11 +56,30 @@ void print_wrapped(const char *indent, std::string_view text) {
   if (line.size() > empty) std::printf("%s\n", line.c_str());
 }
 
+// Where this gpushmem-info (and the library beside it) lives: <prefix>/bin of an installed tree (its
+// <prefix>/include/shmem.h is there), or a build tree. The prefix configured at build time may differ
+// (`cmake --install --prefix`, or a moved tree).
+std::string where_installed() {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "unknown (/proc/self/exe unreadable)";
+  std::string dir(exe, static_cast<size_t>(n));
+  dir = dir.substr(0, dir.rfind('/'));
+  const size_t slash = dir.rfind('/');
+  const std::string prefix = slash == std::string::npos ? std::string(".") : dir.substr(0, slash);
+  struct stat st {};
+  if (dir.size() >= 4 && dir.compare(dir.size() - 4, 4, "/bin") == 0 &&
+      stat((prefix + "/include/shmem.h").c_str(), &st) == 0)
+    return prefix;
+  return "not installed: run from the build tree " + dir.substr(0, slash);
+}
+
 void print_build() {
   std::printf("gpushmem %s\n\nBuild\n", GPUSHMEM_VERSION_STRING);
   std::printf("  %-24s %s\n", "build type", GPUSHMEM_INFO_BUILD_TYPE);
   std::printf("  %-24s %s\n", "C++ compiler", GPUSHMEM_INFO_CXX_COMPILER);
-  std::printf("  %-24s %s\n", "install prefix", GPUSHMEM_INFO_INSTALL_PREFIX);
+  std::printf("  %-24s %s\n", "configured prefix", GPUSHMEM_INFO_INSTALL_PREFIX);
+  std::printf("  %-24s %s\n", "installed at", where_installed().c_str());
   std::printf("  %-24s %s\n", "GPUSHMEM_WITH_MPI", on_off(GPUSHMEM_BUILT_WITH_MPI));
   std::printf("  %-24s %s\n", "GPUSHMEM_WITH_PMIX", on_off(GPUSHMEM_BUILT_WITH_PMIX));
   std::printf("  %-24s %s\n", "GPUSHMEM_WITH_CUDA", on_off(GPUSHMEM_BUILT_WITH_CUDA));
