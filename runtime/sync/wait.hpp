@@ -22,6 +22,9 @@ enum class WaitPolicy : int {
   sleep,      // nanosleep, 1 us doubling to kMaxNapNs: leaves the core to other work
 };
 constexpr long kMaxNapNs = 100 * 1000;
+// Longer than this between two looks at the clock of one wait (normally well under a second, 1024 polls):
+// the PE was not running.
+constexpr std::chrono::seconds kNotRunningGap{5};
 extern WaitPolicy wait_policy;  // set by configure_waits at shmem_init; read by every wait
 // Parses GPUSHMEM_WAIT_POLICY (auto, yield, sleep); logs and returns invalid_argument for anything else.
 [[nodiscard]] Status configure_waits(const std::string &policy);
@@ -75,11 +78,12 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
   const unsigned spin_limit = rt().oversubscribed || policy != WaitPolicy::automatic ? 0u : 1u << 14;
   long nap_ns = 1000;
   using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
+  auto start = clock::now();
   const int64_t warn_s = env::get().GPUSHMEM_HANG_WARN;
   // This thread progresses the network itself from here on: the progress thread steps back.
   net::WaitScope driving;
   auto next_report = start + std::chrono::seconds(warn_s > 0 ? warn_s : 0);
+  auto last_look = start;
   for (unsigned spins = 0;; ++spins) {
     if (ready()) return;
     // Operations aimed at this PE over the network land when its worker progresses (UCX over TCP): the
@@ -101,6 +105,13 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
       if (pe >= 0 && peer_gone(pe) && !ready() && !(net_active != nullptr && drain_network(net_active, ready)))
         fail_peer_gone(call, pe, what);
       auto now = clock::now();
+      // This PE did not run for a while (stopped with SIGSTOP, its machine suspended): it did not wait
+      // then, so the gap is left out of what it reports (a resumed PE would blame the PE it waits for).
+      if (now - last_look > kNotRunningGap) {
+        start += now - last_look;
+        next_report += now - last_look;
+      }
+      last_look = now;
       if (warn_s > 0 && now >= next_report) {
         report_long_wait(call, pe, what, std::chrono::duration<double>(now - start).count());
         next_report = now + std::chrono::seconds(warn_s);
