@@ -2,6 +2,7 @@
 #include "coll/engine.hpp"
 
 #include <cstring>
+#include <string>
 
 namespace gpushmem::coll {
 namespace {
@@ -116,7 +117,25 @@ void barrier(Call &c) {
     const int to = (c.me + dist) % c.n;
     const int from = (c.me - dist + c.n) % c.n;
     signal(&rounds[k].epoch, c.e, c.t.world_pe(to));
-    wait_ge(&rounds[k].epoch, c.e, c.call, c.t.world_pe(from), "its arrival at the team barrier");
+    std::atomic_ref<uint64_t> w(rounds[k].epoch);
+    if (w.load(std::memory_order_acquire) >= c.e) continue;
+    // In a report: the members that have not arrived at all (each member's first signal goes to round 0 of
+    // the next member), where this PE can read that member's flag.
+    auto late = [&] {
+      std::string names;
+      for (int p = 0; p < c.n; ++p) {
+        const int q = (p + 1) % c.n;
+        const uint64_t *word = q == c.me
+                                   ? &rounds[0].epoch
+                                   : reinterpret_cast<const uint64_t *>(peer_ptr(&rounds[0].epoch, c.t.world_pe(q)));
+        if (word == nullptr) continue;
+        if (std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(word)).load(std::memory_order_acquire) < c.e)
+          names += (names.empty() ? "not arrived yet: PE " : ", PE ") + std::to_string(c.t.world_pe(p));
+      }
+      return names;
+    };
+    sync::wait_until_explained([&] { return w.load(std::memory_order_acquire) >= c.e; }, c.call, c.t.world_pe(from),
+                               "its arrival at the team barrier", late);
   }
 }
 

@@ -29,11 +29,14 @@ void nap(long ns) {
   nanosleep(&ts, nullptr);
 }
 
-void report_long_wait(const char *call, int pe, const char *what, double waited_s) {
+void report_long_wait(const char *call, int pe, const char *what, double waited_s, const std::string &more) {
+  const char *sep = more.empty() ? "" : "; ";
   if (pe >= 0)
-    GPUSHMEM_LOG_WARN(log::Subsys::sync, "%s: still waiting after %.0f s for PE %d (%s)", call, waited_s, pe, what);
+    GPUSHMEM_LOG_WARN(log::Subsys::sync, "%s: still waiting after %.0f s for PE %d (%s%s%s)", call, waited_s, pe, what,
+                      sep, more.c_str());
   else
-    GPUSHMEM_LOG_WARN(log::Subsys::sync, "%s: still waiting after %.0f s (%s)", call, waited_s, what);
+    GPUSHMEM_LOG_WARN(log::Subsys::sync, "%s: still waiting after %.0f s (%s%s%s)", call, waited_s, what, sep,
+                      more.c_str());
 }
 
 bool peer_gone(int pe) {

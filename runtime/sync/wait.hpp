@@ -39,8 +39,9 @@ inline void cpu_relax() {
 #endif
 }
 
-// Reports a wait that has gone on for `waited_s` seconds; ends the job if `pe` left without finalize.
-void report_long_wait(const char *call, int pe, const char *what, double waited_s);
+// Reports a wait that has gone on for `waited_s` seconds; `more` (may be empty) is appended to what it waits
+// for (who else is late, when the waiter can tell).
+void report_long_wait(const char *call, int pe, const char *what, double waited_s, const std::string &more);
 // True when PE `pe` can no longer act (it finalized, exited or crashed).
 bool peer_gone(int pe);
 // Ends the job naming what became of `pe`.
@@ -61,9 +62,9 @@ bool drain_network(transport::Transport *t, Ready &ready) {
 }
 
 // Spins until ready() is true. `call` and `what` name the wait in messages; `pe` is the PE whose action
-// ends it (-1: unknown).
-template <class Ready>
-void wait_until(Ready ready, const char *call, int pe, const char *what) {
+// ends it (-1: unknown). explain() (called only for a report) may add who else is late.
+template <class Ready, class Explain>
+void wait_until_explained(Ready ready, const char *call, int pe, const char *what, Explain explain) {
   // A short spin catches the common case (the peer is already on its way) without a system call. Not when
   // the event comes through the network: it lands only when this thread progresses it (below).
   transport::Transport *const net_active = net::active();
@@ -113,11 +114,16 @@ void wait_until(Ready ready, const char *call, int pe, const char *what) {
       }
       last_look = now;
       if (warn_s > 0 && now >= next_report) {
-        report_long_wait(call, pe, what, std::chrono::duration<double>(now - start).count());
+        report_long_wait(call, pe, what, std::chrono::duration<double>(now - start).count(), explain());
         next_report = now + std::chrono::seconds(warn_s);
       }
     }
   }
+}
+
+template <class Ready>
+void wait_until(Ready ready, const char *call, int pe, const char *what) {
+  wait_until_explained(ready, call, pe, what, [] { return std::string(); });
 }
 
 }  // namespace gpushmem::sync
