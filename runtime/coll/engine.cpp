@@ -122,17 +122,13 @@ void barrier(Call &c) {
     // In a report: the members that have not arrived at all (each member's first signal goes to round 0 of
     // the next member), where this PE can read that member's flag.
     auto late = [&] {
-      std::string names;
-      for (int p = 0; p < c.n; ++p) {
-        const int q = (p + 1) % c.n;
-        const uint64_t *word = q == c.me
-                                   ? &rounds[0].epoch
-                                   : reinterpret_cast<const uint64_t *>(peer_ptr(&rounds[0].epoch, c.t.world_pe(q)));
-        if (word == nullptr) continue;
-        if (std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(word)).load(std::memory_order_acquire) < c.e)
-          names += (names.empty() ? "not arrived yet: PE " : ", PE ") + std::to_string(c.t.world_pe(p));
-      }
-      return names;
+      return sync::not_arrived(
+          c.n, c.e,
+          [&](int q) {
+            return q == c.me ? &rounds[0].epoch
+                             : reinterpret_cast<const uint64_t *>(peer_ptr(&rounds[0].epoch, c.t.world_pe(q)));
+          },
+          [&](int p) { return c.t.world_pe(p); });
     };
     sync::wait_until_explained([&] { return w.load(std::memory_order_acquire) >= c.e; }, c.call, c.t.world_pe(from),
                                "its arrival at the team barrier", late);

@@ -41,21 +41,15 @@ void barrier_all(const char *call) {
     // In a report: the PEs that have not arrived at all (each PE's first arrival bumps round 0 of the next
     // PE), where this PE can see that PE's counter; the PE named above may only be waiting for them.
     auto late = [&] {
-      std::string names;
       int unseen = 0;
-      for (int p = 0; p < n; ++p) {
-        const int q = (p + 1) % n;
-        char *base = q == me ? reinterpret_cast<char *>(area) : r.p2p.heap_base(q);
-        if (base == nullptr) {
-          ++unseen;
-          continue;
-        }
-        auto *a = reinterpret_cast<heap::InternalArea *>(base);
-        if (std::atomic_ref<uint64_t>(a->barrier_round[0].value).load(std::memory_order_acquire) < epoch)
-          names += (names.empty() ? "PE " : ", PE ") + std::to_string(p);
-      }
-      std::string out = names.empty() ? std::string() : "not arrived yet: " + names;
-      if (unseen != 0 && !names.empty())
+      std::string out = not_arrived(
+          n, epoch,
+          [&](int q) -> const uint64_t * {
+            char *base = q == me ? reinterpret_cast<char *>(area) : r.p2p.heap_base(q);
+            return base == nullptr ? nullptr : &reinterpret_cast<heap::InternalArea *>(base)->barrier_round[0].value;
+          },
+          [](int p) { return p; }, &unseen);
+      if (unseen != 0 && !out.empty())
         out += " (and maybe some of the " + std::to_string(unseen) + " PEs on other nodes)";
       return out;
     };

@@ -5,7 +5,9 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "core/status.hpp"
@@ -119,6 +121,25 @@ void wait_until_explained(Ready ready, const char *call, int pe, const char *wha
       }
     }
   }
+}
+
+// For a dissemination barrier's hang report: "not arrived yet: PE a, PE b" for the members p of n whose first
+// arrival (the word round0(q) of the next member q = p + 1, nullptr where this PE cannot read it) is below
+// `epoch`, world_pe(p) naming each; empty when every readable member arrived. *unseen (when not nullptr)
+// counts the members whose word could not be read.
+template <class Round0, class WorldPe>
+std::string not_arrived(int n, uint64_t epoch, Round0 round0, WorldPe world_pe, int *unseen = nullptr) {
+  std::string names;
+  for (int p = 0; p < n; ++p) {
+    const uint64_t *word = round0((p + 1) % n);
+    if (word == nullptr) {
+      if (unseen != nullptr) ++*unseen;
+      continue;
+    }
+    if (std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(word)).load(std::memory_order_acquire) < epoch)
+      names += (names.empty() ? "not arrived yet: PE " : ", PE ") + std::to_string(world_pe(p));
+  }
+  return names;
 }
 
 template <class Ready>

@@ -57,9 +57,9 @@ perf2)
   cut -c1-80 $O/rndv-sweep.txt; echo "sweep $((SECONDS-t0)) s"
   export NEW=$R/build-dev OLD=/tmp/base/build-ab
   for a in "host_put_bw -b 8K -e 4M -f 8 -r 5" "host_bcast_latency -b 16 -e 1M -f 16 -r 7" "host_alltoall_latency -b 16K -e 1M -f 8 -r 7" "host_barrier_latency -r 7"; do
-    VHOSTS=2 timeout 150 bash $D/ab_builds.sh 3 "$a" >> $O/net-vs-006e488.txt 2>&1; done
+    VHOSTS=2 timeout 150 bash docs/results/2026-12-03-h200-ucx-new-protocols/ab_builds.sh 3 "$a" >> $O/net-vs-006e488.txt 2>&1; done
   for a in "host_put_latency -b 8 -e 64K -f 8 -r 5" "host_barrier_latency -r 7" "host_bcast_latency -b 8 -e 64K -f 8 -r 7" "host_atomic_latency -a fetch_add -r 5"; do
-    timeout 150 bash $D/ab_builds.sh 3 "$a" >> $O/local-vs-006e488.txt 2>&1; done
+    timeout 150 bash docs/results/2026-12-03-h200-ucx-new-protocols/ab_builds.sh 3 "$a" >> $O/local-vs-006e488.txt 2>&1; done
   cut -c1-100 $O/net-vs-006e488.txt $O/local-vs-006e488.txt; echo "perf2 $((SECONDS-t0)) s";;
 coll4)
   t0=$SECONDS; ompi_build
