@@ -13,7 +13,10 @@ void fail(const char *call, const char *fmt, ...) {
   std::vsnprintf(message + n, sizeof message - static_cast<size_t>(n), fmt, ap);
   va_end(ap);
   GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s", message);
-  abort_job(1, "an OpenSHMEM call failed on this PE (see its error above)");
+  // Every PE's launcher output repeats this reason, so it names the PE.
+  char why[96];
+  std::snprintf(why, sizeof why, "an OpenSHMEM call failed on PE %d (its error is above)", rt().my_pe);
+  abort_job(1, why);
 }
 
 void fail_not_initialized(const char *call) {

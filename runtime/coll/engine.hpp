@@ -35,10 +35,15 @@ struct Call {
   Header hdr;
   bool check_size = true;  // compare hdr.size with the senders' (collect does not)
 
-  Call(team::Team &team, const char *name) : t(team), call(name), e(++team.epoch), n(team.n()), me(team.me()) {
+  Call(team::Team &team, const char *name)
+      : t(team), call(name), e(++team.epoch), n(team.n()), me(team.me()), outer_(detail::t_call) {
+    detail::t_call = name;  // network failures in the plumbing (rma_layer.hpp) name this call
     if (team.root_check_epoch != 0) [[unlikely]]
       check_root(team);
   }
+  ~Call() { detail::t_call = outer_; }
+  Call(const Call &) = delete;
+  Call &operator=(const Call &) = delete;
   // The pending check of team.root_check_* (see team.hpp); clears it.
   static void check_root(team::Team &team);
 
@@ -101,6 +106,7 @@ struct Call {
   // (a different root, size or routine): then the members wait on each other forever. Returns its index
   // and its header, or -1.
   int find_mismatch(Header *found) const;
+  const char *outer_;  // the collective this thread was in before (a team split runs one inside another)
 };
 
 // Tuning (environment table).

@@ -29,7 +29,7 @@ void defer_put(void *sym_dest, const void *src, size_t n, int pe) {
 
 void send_deferred(int pe, uint64_t *sym_sig, uint64_t value, transport::SignalOp op) {
   std::vector<transport::Segment> &pieces = deferred(pe);
-  net::send_message(kCollCall, net::kRuntimeChan, pe, pieces.data(), pieces.size(), sym_sig, value, op);
+  net::send_message(current_call(), net::kRuntimeChan, pe, pieces.data(), pieces.size(), sym_sig, value, op);
   pieces.clear();
 }
 

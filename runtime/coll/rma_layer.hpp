@@ -26,16 +26,19 @@
 
 namespace gpushmem::coll {
 
-// The name network failures inside a collective's plumbing report.
-inline constexpr const char *kCollCall = "a collective";
-
 namespace detail {
+inline thread_local const char *t_call = nullptr;  // the collective this thread is in (set by coll::Call)
 // This thread's puts to `pe` through the network, waiting for the signal that carries them (`src` is read
 // then).
 void defer_put(void *sym_dest, const void *src, size_t n, int pe);
 // Sends them with the signal: `sym_sig` on `pe` raised to (or added) `value` once they are in place.
 void send_deferred(int pe, uint64_t *sym_sig, uint64_t value, transport::SignalOp op);
 }  // namespace detail
+
+// The name network failures inside a collective's plumbing report: the OpenSHMEM call this thread is in.
+inline const char *current_call() {
+  return detail::t_call != nullptr ? detail::t_call : "a collective";
+}
 
 // An address through which this PE's loads and stores reach `sym` on PE `pe`, or nullptr (a transport
 // without load/store reach). The algorithms that read peers' buffers in place ask for it first.
@@ -64,7 +67,7 @@ inline void get(void *dst, const void *sym_src, size_t n, int pe) {
     std::memcpy(dst, p, n);
     return;
   }
-  net::get(kCollCall, net::kRuntimeChan, pe, dst, sym_src, n);
+  net::get(current_call(), net::kRuntimeChan, pe, dst, sym_src, n);
 }
 
 // Sets the 64-bit symmetric word `sym_sig` on `pe` to `value` after every earlier put of this PE to `pe`
@@ -117,7 +120,7 @@ inline const char *read_view(const void *sym, size_t bytes, int pe, std::vector<
   if (const char *p = peer_ptr(sym, pe); p != nullptr) [[likely]]
     return p;
   scratch->resize(bytes);
-  if (bytes != 0) net::get(kCollCall, net::kRuntimeChan, pe, scratch->data(), sym, bytes);
+  if (bytes != 0) net::get(current_call(), net::kRuntimeChan, pe, scratch->data(), sym, bytes);
   return scratch->data();
 }
 

@@ -107,6 +107,33 @@ Status allgather_blobs(const std::vector<uint8_t> &mine, std::vector<std::vector
   return Status::ok;
 }
 
+// GPUSHMEM_FAULT_INJECT: "" (none) or ucx-endpoint:PE:N, PE a PE of the job and N >= 1.
+Status parse_fault(int n_pes, int *pe, uint64_t *after) {
+  const std::string &v = env::get().GPUSHMEM_FAULT_INJECT;
+  *pe = -1;
+  *after = 0;
+  if (v.empty()) return Status::ok;
+  const std::string kind = "ucx-endpoint:";
+  long long p = -1;
+  unsigned long long k = 0;
+  int used = 0;
+  if (v.compare(0, kind.size(), kind) != 0 || std::sscanf(v.c_str() + kind.size(), "%lld:%llu%n", &p, &k, &used) != 2 ||
+      v.size() != kind.size() + static_cast<size_t>(used) || v.find('-', kind.size()) != std::string::npos) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env, "GPUSHMEM_FAULT_INJECT='%s' is not a fault: give ucx-endpoint:PE:N",
+                       v.c_str());
+    return Status::invalid_argument;
+  }
+  if (p < 0 || p >= n_pes || k == 0) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env,
+                       "GPUSHMEM_FAULT_INJECT='%s' is out of range: PE from 0 to %d, N (the operation) from 1",
+                       v.c_str(), n_pes - 1);
+    return Status::invalid_argument;
+  }
+  *pe = static_cast<int>(p);
+  *after = k;
+  return Status::ok;
+}
+
 [[noreturn]] void fail_transport(const char *call, int pe, const char *what) {
   if (pe >= 0 && g_active != nullptr && g_active->peer_error(pe) != 0)
     api::fail(call, "%s PE %d failed: PE %d was lost (%s)", what, pe, pe, g_active->peer_error_text(pe).c_str());
@@ -128,6 +155,9 @@ Status init(const char *call, bool globals_everywhere) {
                          env::get().GPUSHMEM_TRANSPORTS.c_str(), t.c_str());
       return Status::invalid_argument;
     }
+  [[maybe_unused]] int fault_pe = -1;
+  [[maybe_unused]] uint64_t fault_after = 0;
+  GPUSHMEM_CHECK(parse_fault(r.n_pes, &fault_pe, &fault_after));
   const size_t n = static_cast<size_t>(r.n_pes);
   g_kind.assign(n, Kind::unreachable);
   g_why.assign(n, "");
@@ -226,6 +256,8 @@ Status init(const char *call, bool globals_everywhere) {
   }
   opt.nap_max_us = env::get().GPUSHMEM_PROGRESS_NAP_US;
   opt.rndv_bytes = env::get().GPUSHMEM_UCX_RNDV_BYTES;
+  opt.fault_pe = fault_pe;
+  opt.fault_after = fault_after;
   if (opt.nap_max_us < 1 || opt.nap_max_us > 999999) {
     GPUSHMEM_LOG_ERROR(log::Subsys::env,
                        "GPUSHMEM_PROGRESS_NAP_US=%lld is out of range: give microseconds from 1 to 999999",

@@ -1,6 +1,7 @@
 // The progress thread: over UCX's TCP transport (and any other that emulates RMA or atomics with
 // messages), an operation aimed at this PE lands only when this PE's worker progresses. The thread keeps
-// it progressing while the application computes (makes no gpushmem call for a while: 200 us to 10 naps).
+// it progressing while the application computes, or makes only calls that do not progress the network
+// (local operations, quiets with nothing to flush), for a while: 200 us to 10 naps.
 //
 // It polls: after an event it keeps polling for spin_us, then naps, each nap twice as long as the one
 // before up to nap_max_us, and polls again. It does not sleep on UCX's event descriptor
@@ -50,14 +51,15 @@ void UcxTransport::progress_loop() {
   constexpr long kStepBackMinNs = 200 * 1000;
   const long step_back_max_ns = nap_max_ns * 10;
   long step_back_ns = kStepBackMinNs;
-  uint64_t calls_seen = app_calls_.load(std::memory_order_relaxed);
+  uint64_t progress_seen = app_progress_.load(std::memory_order_relaxed);
   while (!stop_.load(std::memory_order_acquire)) {
-    // The application drives the worker itself while it calls in (operations, waits, and every host wait's
-    // progress call): stepping back leaves it the worker and the core, without a lock hand-over per event.
-    // The thread takes over once the application has been away for a whole nap (computing).
-    const uint64_t calls = app_calls_.load(std::memory_order_relaxed);
-    if (waiters_.load(std::memory_order_relaxed) > 0 || calls != calls_seen) {
-      calls_seen = calls;
+    // The application drives the worker itself while it progresses it (waits, every host wait's progress
+    // call, every 16th issue): stepping back leaves it the worker and the core, without a lock hand-over per
+    // event. The thread takes over once the application has not progressed it for a whole nap (computing,
+    // or calling only routines that stay on this node).
+    const uint64_t seen = app_progress_.load(std::memory_order_relaxed);
+    if (waiters_.load(std::memory_order_relaxed) > 0 || seen != progress_seen) {
+      progress_seen = seen;
       // Each wake-up costs a busy core a preemption: the longer the application stays, the rarer they get.
       nap(step_back_ns);
       step_back_ns = step_back_ns * 2 < step_back_max_ns ? step_back_ns * 2 : step_back_max_ns;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "core/thread_scratch.hpp"
 #include "ucx/ucx_message.hpp"
@@ -379,6 +380,9 @@ UcxTransport::Channel &UcxTransport::channel_locked(uint32_t id) {
 Status UcxTransport::endpoint_locked(Channel &c, int pe, Region region, ucp_ep_h *ep, ucp_rkey_h *rkey) {
   const size_t i = static_cast<size_t>(pe);
   Peer &p = peers_[i];
+  if (pe == opt_.fault_pe && ++fault_ops_ == opt_.fault_after) [[unlikely]]
+    lose_peer_locked(pe, std::string("its endpoint failed: ") + api_->ucs_status_string(UCS_ERR_CONNECTION_RESET) +
+                             " (injected by GPUSHMEM_FAULT_INJECT at operation " + std::to_string(fault_ops_) + ")");
   if (p.error.load(std::memory_order_relaxed) != 0) [[unlikely]] {
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: PE %d cannot be reached any more: %s", pe, p.error_text.c_str());
     return Status::system_error;
@@ -457,22 +461,25 @@ Status UcxTransport::fail_op(const char *what, int pe, ucs_status_t status) {
 
 void UcxTransport::on_endpoint_error(void *arg, ucp_ep_h, ucs_status_t status) {
   auto *a = static_cast<ErrorArg *>(arg);
-  UcxTransport *self = a->self;
-  Peer &p = self->peers_[static_cast<size_t>(a->pe)];
   // Runs inside ucp_worker_progress, so mu_ is held by whoever progressed.
-  if (p.error.load(std::memory_order_relaxed) == 0) {
-    p.error_text = std::string("its endpoint failed: ") + self->api_->ucs_status_string(status);
-    // Release: the text is complete before another thread sees the error word.
-    p.error.store(1, std::memory_order_release);
-    if (!self->closing_.load(std::memory_order_acquire))
-      GPUSHMEM_LOG_INFO(log::Subsys::net, "ucx: PE %d is lost: %s", a->pe, p.error_text.c_str());
-  }
+  a->self->lose_peer_locked(a->pe, std::string("its endpoint failed: ") + a->self->api_->ucs_status_string(status));
+}
+
+void UcxTransport::lose_peer_locked(int pe, const std::string &why) {
+  Peer &p = peers_[static_cast<size_t>(pe)];
+  if (p.error.load(std::memory_order_relaxed) != 0) return;
+  p.error_text = why;
+  // Release: the text is complete before another thread sees the error word.
+  p.error.store(1, std::memory_order_release);
+  if (!closing_.load(std::memory_order_acquire))
+    GPUSHMEM_LOG_INFO(log::Subsys::net, "ucx: PE %d is lost: %s", pe, p.error_text.c_str());
 }
 
 Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, ucp_worker_h worker, void *request,
                                          const char *what, int pe) {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return fail_op(what, pe, UCS_PTR_STATUS(request));
+  note_app_progress();  // the progress thread stays away between this PE's blocking operations too
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto next_report = start + std::chrono::seconds(opt_.hang_warn_s);
@@ -539,10 +546,10 @@ void UcxTransport::note_written_locked(Channel &c, uint32_t channel) {
 }
 
 void UcxTransport::issued_locked(Channel &c) {
-  note_app_call();
   // An application that only issues (a loop of puts) still serves its peers' requests now and then: the
-  // progress thread stays out of the way while the application calls in.
+  // progress thread stays out of the way while the application progresses the worker.
   if ((++issued_since_progress_ & 15u) == 0) {
+    note_app_progress();
     api_->ucp_worker_progress(c.worker);
     if (c.worker != worker_) api_->ucp_worker_progress(worker_);
   }
@@ -894,7 +901,9 @@ Status UcxTransport::quiet(uint32_t channel) {
   } else {
     ids.push_back(channel);
   }
-  note_app_call();
+  // No note_app_progress here: a quiet with nothing to flush progresses nothing, and a PE that only calls
+  // such quiets (a loop of shmem_set_lock / shmem_clear_lock on a lock it holds the home copy of) must leave
+  // the worker to the progress thread, or its peers' atomics on that lock wait for ever.
   const bool runtime = channel == kRuntimeChannel;
   for (uint32_t id : ids) {
     if (never_used_locked(id)) continue;  // shmem_ctx_destroy of a context that issued nothing
@@ -947,7 +956,7 @@ bool UcxTransport::progress(bool try_only) {
     lock.lock();
   }
   if (worker_ == nullptr) return false;
-  note_app_call();
+  note_app_progress();
   // Once: a caller that waits looks at its condition after each event (each call over TCP is a system call).
   return api_->ucp_worker_progress(worker_) != 0;
 }

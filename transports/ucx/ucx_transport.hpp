@@ -35,6 +35,8 @@ struct Options {
   int64_t spin_us = 100;           // the progress thread polls this long after the last event before it naps
   int64_t nap_max_us = 1000;       // its longest nap while nothing arrives (the naps double up to it)
   uint64_t rndv_bytes = 60 << 10;  // runtime messages with more data than this go by rendezvous
+  int fault_pe = -1;               // GPUSHMEM_FAULT_INJECT: the endpoint to this PE fails ...
+  uint64_t fault_after = 0;        // ... at the fault_after-th operation to it (1: the first)
 };
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
@@ -134,8 +136,8 @@ class UcxTransport final : public transport::Transport {
   // Records an operation that writes or updates a peer's memory and is not complete there yet: the
   // channel's next quiet flushes it (kRuntimeChannel's: only quiet(kRuntimeChannel)).
   void note_written_locked(Channel &c, uint32_t channel);
-  // After issuing on channel c: the application is active (note_app_call), and every 16th issue progresses
-  // the workers once, so a PE that only issues still serves its peers.
+  // After issuing on channel c: every 16th issue progresses the workers once (note_app_progress), so a PE
+  // that only issues still serves its peers.
   void issued_locked(Channel &c);
   // Ends an issued operation: waits for `request` (`wait`), or lets it complete in the background.
   Status finish_locked(std::unique_lock<std::mutex> &lock, Channel &c, void *request, bool wait, const char *what,
@@ -146,8 +148,9 @@ class UcxTransport final : public transport::Transport {
   // `pe` name the operation in messages (pe -1: several PEs, as a quiet).
   Status wait_request_locked(std::unique_lock<std::mutex> &lock, ucp_worker_h worker, void *request, const char *what,
                              int pe);
-  // An application thread called in: the progress thread keeps out of the worker while this goes on.
-  void note_app_call() { app_calls_.fetch_add(1, std::memory_order_relaxed); }
+  // An application thread progresses the worker (a wait, a progress call, every 16th issue): the progress
+  // thread keeps out of the worker while this goes on. Calls that progress nothing must not say so.
+  void note_app_progress() { app_progress_.fetch_add(1, std::memory_order_relaxed); }
   // Orders the channel's earlier operations before its later ones (a flush under the new protocol stack).
   Status fence_locked(std::unique_lock<std::mutex> &lock, Channel &c, const char *what, int pe);
   Status issue_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
@@ -161,6 +164,8 @@ class UcxTransport final : public transport::Transport {
   // The lowest PE whose endpoint failed, or -1.
   int first_lost_peer() const;
   static void on_endpoint_error(void *arg, ucp_ep_h ep, ucs_status_t status);
+  // Marks `pe` lost (sticky) with `why`, once; logs it unless the job is closing. Mutex held.
+  void lose_peer_locked(int pe, const std::string &why);
   // The receiving side of send_message (ucx_message.hpp): runs inside ucp_worker_progress of worker_.
   static ucs_status_t on_message(void *arg, const void *header, size_t header_length, void *data, size_t length,
                                  const ucp_am_recv_param_t *param);
@@ -190,9 +195,10 @@ class UcxTransport final : public transport::Transport {
   mutable std::mutex mu_;
   std::atomic<bool> closing_{false};
   std::atomic<bool> stop_{false};
-  std::atomic<int> waiters_{0};         // application threads progressing the worker themselves (their waits)
-  std::atomic<uint64_t> app_calls_{0};  // application calls so far (the progress thread watches it change)
-  unsigned issued_since_progress_ = 0;  // guarded by mu_
+  std::atomic<int> waiters_{0};            // application threads progressing the worker themselves (their waits)
+  std::atomic<uint64_t> app_progress_{0};  // application progress calls (the progress thread watches it change)
+  unsigned issued_since_progress_ = 0;     // guarded by mu_
+  uint64_t fault_ops_ = 0;                 // operations to opt_.fault_pe so far; guarded by mu_
   std::thread progress_thread_;
 };
 
