@@ -1,0 +1,140 @@
+// Device producers on a proxy channel (gpushmem/proxy_producer.hpp with device/transport/proxy_mem.cuh)
+// against the proxy service on a host thread, in one process: every warp's lanes reserve their slots with one
+// atomic (lane 0) and publish one request each, and the service's backend checks that each producer's
+// requests arrive complete and in its order and counts them.
+//   argv[1] = capacity of the ring (8: back-pressure on every reservation), argv[2] = requests in all,
+//   argv[3] = CTAs, argv[4] = warps per CTA. Prints the drain rate ("slots/s") as a figure of the ring alone
+//   (the backend does nothing else); exits 1 on any lost, duplicated or reordered request.
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "gpushmem/device/transport/proxy_mem.cuh"
+#include "proxy/proxy_service.hpp"
+
+namespace proxy = gpushmem::proxy;
+
+#define CHECK_CUDA(x)                                                                  \
+  do {                                                                                 \
+    cudaError_t e_ = (x);                                                              \
+    if (e_ != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "proxy_ring: %s failed: %s\n", #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                    \
+    }                                                                                  \
+  } while (0)
+
+__global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned *failed) {
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const unsigned producer = (blockIdx.x * (blockDim.x / 32) + warp) * 32 + lane;
+  // The warp's lanes in groups of at most `capacity` (a reservation never exceeds the ring): lane 0 reserves
+  // for the group, whose lanes then publish one slot each.
+  const unsigned group = c.capacity < 32 ? c.capacity : 32;
+  for (uint64_t k = 0; k < per_lane; ++k) {
+    for (unsigned g0 = 0; g0 < 32; g0 += group) {
+      uint64_t first = 0;
+      if (lane == 0 && gpushmem::proxy::reserve<gpushmem::device::ProxyMem>(c, group, &first, 10000000000ull) !=
+                           gpushmem::proxy::Room::ok)
+        atomicAdd(failed, 1u);
+      first = __shfl_sync(0xffffffffu, first, 0);
+      if (lane >= g0 && lane < g0 + group) {
+        gpushmem_proxy_slot_t b{};
+        b.value = (uint64_t(producer) << 32) | k;
+        b.size_event = gpushmem_proxy_size_event(8, producer);
+        b.cookie = gpushmem_proxy_cookie(0, warp, blockIdx.x, 0);
+        gpushmem::proxy::publish<gpushmem::device::ProxyMem>(c, first + (lane - g0), b, GPUSHMEM_PROXY_OP_PUT, 0, 1);
+      }
+      __syncwarp();
+    }
+  }
+}
+
+namespace {
+
+struct CheckingBackend final : proxy::Backend {
+  std::vector<uint64_t> next;  // per producer: the k it sends next
+  uint64_t bad = 0, count = 0;
+  explicit CheckingBackend(size_t producers) : next(producers, 0) {}
+  bool execute(uint32_t, const proxy::Request &r) override {
+    const uint64_t producer = r.slot.value >> 32, k = r.slot.value & 0xffffffffu;
+    if (producer >= next.size() || (r.slot.size_event >> 32) != producer || k != next[producer]) {
+      if (++bad <= 5)
+        std::fprintf(stderr, "proxy_ring: request %llu: producer %llu k %llu, expected k %llu\n",
+                     static_cast<unsigned long long>(r.index), static_cast<unsigned long long>(producer),
+                     static_cast<unsigned long long>(k),
+                     producer < next.size() ? static_cast<unsigned long long>(next[producer]) : 0ull);
+    } else {
+      next[producer] = k + 1;
+    }
+    ++count;
+    return true;
+  }
+  void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const uint32_t capacity = argc > 1 ? static_cast<uint32_t>(std::atoi(argv[1])) : 8;
+  const uint64_t total = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000000;
+  const int ctas = argc > 3 ? std::atoi(argv[3]) : 8, warps = argc > 4 ? std::atoi(argv[4]) : 4;
+  const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
+  gpushmem_proxy_slot_t *ring = nullptr;
+  gpushmem_proxy_control_t *control = nullptr;
+  gpushmem_proxy_device_words_t *words = nullptr;
+  unsigned *failed = nullptr;
+  CHECK_CUDA(cudaHostAlloc(&ring, capacity * sizeof *ring, cudaHostAllocMapped));
+  CHECK_CUDA(cudaHostAlloc(&control, sizeof *control, cudaHostAllocMapped));
+  CHECK_CUDA(cudaMalloc(&words, sizeof *words));
+  CHECK_CUDA(cudaMalloc(&failed, sizeof *failed));
+  CHECK_CUDA(cudaMemset(words, 0, sizeof *words));
+  CHECK_CUDA(cudaMemset(failed, 0, sizeof *failed));
+  std::memset(control, 0, sizeof *control);
+  for (uint32_t p = 0; p < capacity; ++p) ring[p].header = gpushmem_proxy_free_header(0, capacity, p);
+  gpushmem_proxy_slot_t *ring_dev = nullptr;
+  gpushmem_proxy_control_t *control_dev = nullptr;
+  CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void **>(&ring_dev), ring, 0));
+  CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void **>(&control_dev), control, 0));
+  const uint32_t hwm = capacity * 3 / 4;
+  gpushmem_proxy_channel_t host_view = {ring, control, words, capacity, hwm};
+  gpushmem_proxy_channel_t dev_view = {ring_dev, control_dev, words, capacity, hwm};
+
+  CheckingBackend be(producers);
+  proxy::ServiceOptions o;
+  o.watchdog_ns = 20000000000ull;  // a stuck request is named instead of the test timing out silently
+  proxy::Service svc(&be, o);
+  svc.add_channel(host_view);
+  svc.start();
+  const uint64_t t0 = proxy::Service::now_ns();
+  produce<<<ctas, warps * 32>>>(dev_view, per_lane, failed);
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  const uint64_t want = per_lane * producers;
+  while (svc.requests_taken() < want && proxy::Service::now_ns() - t0 < 30000000000ull) {
+  }
+  const double secs = static_cast<double>(proxy::Service::now_ns() - t0) * 1e-9;
+  svc.stop();
+  unsigned failed_h = 0;
+  CHECK_CUDA(cudaMemcpy(&failed_h, failed, sizeof failed_h, cudaMemcpyDeviceToHost));
+  uint64_t short_producers = 0;
+  for (uint64_t n : be.next) short_producers += n != per_lane;
+  std::printf("proxy_ring: capacity %u, %llu requests from %llu lanes (%d CTAs x %d warps): %.2f M slots/s\n", capacity,
+              static_cast<unsigned long long>(be.count), static_cast<unsigned long long>(producers), ctas, warps,
+              static_cast<double>(be.count) / secs * 1e-6);
+  std::printf("json: {\"op\":\"proxy_drain\",\"size\":%u,\"npes\":1,\"metric\":\"rate\",\"rate\":{\"median\":%.3f}}\n",
+              capacity, static_cast<double>(be.count) / secs * 1e-6);
+  if (be.count != want || be.bad != 0 || failed_h != 0 || short_producers != 0 || control->completed != want) {
+    std::fprintf(stderr,
+                 "proxy_ring: FAILED: %llu of %llu requests taken, %llu out of order, %u reservations timed out, "
+                 "%llu producers short, completed %llu\n",
+                 static_cast<unsigned long long>(be.count), static_cast<unsigned long long>(want),
+                 static_cast<unsigned long long>(be.bad), failed_h, static_cast<unsigned long long>(short_producers),
+                 static_cast<unsigned long long>(control->completed));
+    return 1;
+  }
+  std::printf("proxy_ring: ok\n");
+  return 0;
+}

@@ -1,0 +1,361 @@
+// The proxy ring protocol driven by host producer threads through the same header and the same producer
+// code device kernels use (gpushmem/proxy_producer.hpp with a std::atomic_ref memory policy), against the
+// proxy service with a backend that records what it executes: order and content per channel, sequence
+// wrap-around past 2^32, back-pressure on a ring of 8 slots (10^6 requests from many threads: nothing lost,
+// no deadlock), the completed counter under out-of-order completion, and the watchdog's reports for a
+// stalled proxy and a stalled network. Label emu.
+#include <time.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "catch.hpp"
+#include "gpushmem/proxy_producer.hpp"
+#include "proxy/proxy_service.hpp"
+
+namespace proxy = gpushmem::proxy;
+
+namespace {
+
+// The memory operations of proxy_producer.hpp for host threads: every word is host memory here.
+struct HostMem {
+  static uint64_t fetch_add(uint64_t *w, uint64_t n) {
+    return std::atomic_ref<uint64_t>(*w).fetch_add(n, std::memory_order_relaxed);
+  }
+  static uint64_t load_relaxed(const uint64_t *w) {
+    return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_relaxed);
+  }
+  static void raise(uint64_t *w, uint64_t v) {
+    std::atomic_ref<uint64_t> a(*w);
+    uint64_t seen = a.load(std::memory_order_relaxed);
+    while (seen < v && !a.compare_exchange_weak(seen, v, std::memory_order_relaxed)) {
+    }
+  }
+  static uint64_t load_host(const uint64_t *w) {
+    return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_acquire);
+  }
+  static void store_host(uint64_t *w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_relaxed); }
+  static void write_body(gpushmem_proxy_slot_t *s, const gpushmem_proxy_slot_t &v) {
+    // Word by word, as relaxed atomics: the proxy may read a stale lap's words concurrently (it rejects the
+    // slot by its header, but the reads must not be a data race).
+    const uint64_t *from = &v.header;
+    uint64_t *to = &s->header;
+    for (int i = 1; i < 8; ++i) std::atomic_ref<uint64_t>(to[i]).store(from[i], std::memory_order_relaxed);
+  }
+  static void publish(gpushmem_proxy_slot_t *s, uint64_t header) {
+    std::atomic_ref<uint64_t>(s->header).store(header, std::memory_order_release);
+  }
+  static uint64_t now_ns() { return proxy::Service::now_ns(); }
+  static void backoff(uint32_t *ns) {
+    if (*ns < 1000) {
+      std::this_thread::yield();
+    } else {
+      timespec t = {0, static_cast<long>(*ns)};
+      nanosleep(&t, nullptr);
+    }
+    *ns = *ns * 2 < 8000 ? *ns * 2 : 8000;
+  }
+};
+
+// A channel in host memory: ring, control block, device words.
+struct HostChannel {
+  std::vector<gpushmem_proxy_slot_t> ring;
+  gpushmem_proxy_control_t control{};
+  gpushmem_proxy_device_words_t words{};
+  gpushmem_proxy_channel_t c{};
+  explicit HostChannel(uint32_t capacity, uint64_t start = 0) : ring(capacity) {
+    std::memset(ring.data(), 0xee, ring.size() * sizeof ring[0]);  // garbage bodies ...
+    for (uint32_t p = 0; p < capacity; ++p) ring[p].header = gpushmem_proxy_free_header(start, capacity, p);  // ...
+    // ... and headers one lap old: no slot looks published at start
+    control.tail = control.completed = words.head = words.tail_cache = start;
+    c = {ring.data(), &control, &words, capacity, capacity * 3 / 4};
+  }
+};
+
+// Records what it executes; completes at once, or (hold) keeps every request until release().
+struct RecordingBackend final : proxy::Backend {
+  std::mutex mu;
+  std::vector<std::vector<proxy::Request>> seen;
+  bool hold = false;
+  std::vector<std::pair<uint32_t, uint64_t>> held, to_complete;
+  explicit RecordingBackend(size_t channels) : seen(channels) {}
+  bool execute(uint32_t channel, const proxy::Request &r) override {
+    std::lock_guard<std::mutex> lock(mu);
+    seen[channel].push_back(r);
+    if (hold) held.emplace_back(channel, r.index);
+    return !hold;
+  }
+  void progress(const std::function<void(uint32_t, uint64_t)> &done) override {
+    std::vector<std::pair<uint32_t, uint64_t>> now;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      now.swap(to_complete);
+    }
+    for (auto &[ch, idx] : now) done(ch, idx);
+  }
+  // Completes the held requests, in the order given.
+  void release(std::vector<std::pair<uint32_t, uint64_t>> order) {
+    std::lock_guard<std::mutex> lock(mu);
+    to_complete.insert(to_complete.end(), order.begin(), order.end());
+  }
+};
+
+gpushmem_proxy_slot_t body_for(uint32_t producer, uint64_t k) {
+  gpushmem_proxy_slot_t b{};
+  b.remote = gpushmem_proxy_remote(k * 8, 1);
+  b.local = 0x1000 + k;
+  b.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(k % 4096), producer);
+  b.value = (uint64_t(producer) << 40) | k;
+  b.compare = ~k;
+  b.cookie = gpushmem_proxy_cookie(producer % 256, 0, producer, 0);
+  return b;
+}
+
+// Produces `count` requests on channel c (one slot each, or `group` at a time as a warp would). False when a
+// reservation failed (no Catch2 assertion here: producers run on threads of their own).
+bool produce(const gpushmem_proxy_channel_t &c, uint32_t producer, uint64_t count, uint32_t group = 1) {
+  for (uint64_t k = 0; k < count; k += group) {
+    uint64_t first = 0;
+    const uint32_t n = static_cast<uint32_t>(count - k < group ? count - k : group);
+    if (proxy::reserve<HostMem>(c, n, &first, 0) != proxy::Room::ok) return false;
+    for (uint32_t i = 0; i < n; ++i)
+      proxy::publish<HostMem>(c, first + i, body_for(producer, k + i), GPUSHMEM_PROXY_OP_PUT, 0, producer % 4);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("proxy ring: one producer's requests arrive in order with their contents", "[proxy][emu]") {
+  HostChannel ch(16);
+  RecordingBackend be(1);
+  proxy::Service svc(&be, {});
+  svc.add_channel(ch.c);
+  REQUIRE(produce(ch.c, 7, 10));
+  CHECK(svc.poll_once() == 10);
+  REQUIRE(be.seen[0].size() == 10);
+  for (uint64_t k = 0; k < 10; ++k) {
+    const proxy::Request &r = be.seen[0][k];
+    CHECK(r.index == k);
+    CHECK(gpushmem_proxy_header_seq(r.slot.header) == k);
+    CHECK(gpushmem_proxy_header_op(r.slot.header) == GPUSHMEM_PROXY_OP_PUT);
+    CHECK(gpushmem_proxy_header_state(r.slot.header) == GPUSHMEM_PROXY_WRITTEN);
+    CHECK(gpushmem_proxy_header_pe(r.slot.header) == 3);
+    CHECK(r.slot.value == ((uint64_t(7) << 40) | k));
+    CHECK(r.slot.local == 0x1000 + k);
+    CHECK(r.slot.compare == ~k);
+  }
+  CHECK(ch.control.tail == 10);
+  CHECK(ch.control.completed == 10);
+  CHECK(svc.poll_once() == 0);  // nothing more published
+}
+
+TEST_CASE("proxy ring: a reserved slot not yet published holds back the ones after it", "[proxy][emu]") {
+  HostChannel ch(8);
+  RecordingBackend be(1);
+  proxy::Service svc(&be, {});
+  svc.add_channel(ch.c);
+  uint64_t a = 0, b = 0;
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &a, 0) == proxy::Room::ok);
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &b, 0) == proxy::Room::ok);
+  proxy::publish<HostMem>(ch.c, b, body_for(1, 1), GPUSHMEM_PROXY_OP_PUT, 0, 1);
+  CHECK(svc.poll_once() == 0);
+  proxy::publish<HostMem>(ch.c, a, body_for(1, 0), GPUSHMEM_PROXY_OP_GET, 0, 1);
+  CHECK(svc.poll_once() == 2);
+  REQUIRE(be.seen[0].size() == 2);
+  CHECK(gpushmem_proxy_header_op(be.seen[0][0].slot.header) == GPUSHMEM_PROXY_OP_GET);
+  CHECK(gpushmem_proxy_header_op(be.seen[0][1].slot.header) == GPUSHMEM_PROXY_OP_PUT);
+}
+
+TEST_CASE("proxy ring: the sequence wraps past 2^32 and a stale lap is never taken", "[proxy][emu]") {
+  const uint64_t start = (1ull << 32) - 5;  // the 32-bit seq wraps five slots in
+  HostChannel ch(8, start);
+  RecordingBackend be(1);
+  proxy::Service svc(&be, {});
+  svc.add_channel(ch.c);
+  // A stale header whose seq matches the low bits of an index one 2^32 lap later must not be taken either:
+  // the slot's header is exactly what was published for index start - 8 (same ring position, earlier lap).
+  ch.ring[start & 7].header = gpushmem_proxy_header(start - 8, GPUSHMEM_PROXY_OP_PUT, 0, 0);
+  CHECK(svc.poll_once() == 0);
+  // Five laps of the 8-slot ring, each produced and then drained (producer and proxy share this thread).
+  for (uint64_t lap = 0; lap < 5; ++lap) {
+    for (uint64_t k = 0; k < 8; ++k) {
+      uint64_t first = 0;
+      REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &first, 0) == proxy::Room::ok);
+      proxy::publish<HostMem>(ch.c, first, body_for(2, lap * 8 + k), GPUSHMEM_PROXY_OP_PUT, 0, 0);
+    }
+    CHECK(svc.poll_once() == 8);
+  }
+  REQUIRE(be.seen[0].size() == 40);
+  for (uint64_t k = 0; k < 40; ++k) {
+    CHECK(be.seen[0][k].index == start + k);
+    CHECK(gpushmem_proxy_header_seq(be.seen[0][k].slot.header) == static_cast<uint32_t>(start + k));
+    CHECK(be.seen[0][k].slot.value == ((uint64_t(2) << 40) | k));
+  }
+  CHECK(ch.control.completed == start + 40);
+}
+
+TEST_CASE("proxy ring: completed advances in slot order when the backend completes out of order", "[proxy][emu]") {
+  HostChannel ch(8);
+  RecordingBackend be(1);
+  be.hold = true;
+  proxy::Service svc(&be, {});
+  svc.add_channel(ch.c);
+  REQUIRE(produce(ch.c, 0, 4));
+  CHECK(svc.poll_once() == 4);
+  CHECK(ch.control.completed == 0);
+  CHECK(ch.control.tail == 4);  // slots reusable once copied out, whatever the backend does
+  be.release({{0, 2}, {0, 1}});
+  svc.poll_once();
+  CHECK(ch.control.completed == 0);  // request 0 is still in flight
+  be.release({{0, 0}});
+  svc.poll_once();
+  CHECK(ch.control.completed == 3);
+  be.release({{0, 3}});
+  svc.poll_once();
+  CHECK(ch.control.completed == 4);
+  CHECK(proxy::completed_before<HostMem>(ch.c, 4));
+  CHECK_FALSE(proxy::completed_before<HostMem>(ch.c, 5));
+}
+
+TEST_CASE("proxy ring: a full in-flight table back-pressures the ring", "[proxy][emu]") {
+  HostChannel ch(8);
+  RecordingBackend be(1);
+  be.hold = true;
+  proxy::Service svc(&be, {});
+  svc.add_channel(ch.c);
+  REQUIRE(produce(ch.c, 0, 8));
+  CHECK(svc.poll_once() == 8);
+  // The ring is free again (tail 8) but 8 requests are in flight: the next 8 wait in the ring.
+  REQUIRE(produce(ch.c, 0, 8));
+  CHECK(svc.poll_once() == 0);
+  uint64_t first = 0;
+  CHECK(proxy::reserve<HostMem>(ch.c, 1, &first, 2000000) == proxy::Room::timed_out);  // 2 ms: truly full
+  CHECK(ch.control.help == 17);  // the producer asked for help up to the end of its reservation
+  std::vector<std::pair<uint32_t, uint64_t>> all;
+  for (uint64_t i = 0; i < 8; ++i) all.emplace_back(0, i);
+  be.release(all);
+  svc.poll_once();
+  CHECK(ch.control.completed == 8);
+  CHECK(svc.poll_once() == 8);  // the second eight
+}
+
+TEST_CASE("proxy ring: 10^6 requests from 4 threads through 8-slot rings, nothing lost", "[proxy][emu]") {
+  constexpr int kThreads = 4, kChannels = 2;
+  constexpr uint64_t kEach = 1000000 / kThreads;
+  std::vector<std::unique_ptr<HostChannel>> chs;
+  RecordingBackend be(kChannels);
+  proxy::ServiceOptions o;
+  o.batch = 4;
+  proxy::Service svc(&be, o);
+  for (int c = 0; c < kChannels; ++c) {
+    chs.push_back(std::make_unique<HostChannel>(8));
+    svc.add_channel(chs.back()->c);
+  }
+  svc.start();
+  std::vector<std::thread> producers;
+  std::atomic<int> failed{0};
+  for (int t = 0; t < kThreads; ++t)
+    producers.emplace_back([&, t] {
+      if (!produce(chs[t % kChannels]->c, t, kEach, t % 3 == 0 ? 3 : 1)) failed.fetch_add(1);
+    });
+  for (auto &p : producers) p.join();
+  CHECK(failed.load() == 0);
+  const uint64_t start = proxy::Service::now_ns();
+  while (svc.requests_taken() < kEach * kThreads && proxy::Service::now_ns() - start < 20000000000ull)
+    std::this_thread::yield();
+  svc.stop();
+  REQUIRE(svc.requests_taken() == kEach * kThreads);
+  // Per channel: indices dense and in order; per producer: its requests in the order it made them.
+  for (int c = 0; c < kChannels; ++c) {
+    const auto &seen = be.seen[c];
+    REQUIRE(seen.size() == kEach * (kThreads / kChannels));
+    std::vector<uint64_t> next(kThreads, 0);
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < seen.size(); ++i) {
+      if (seen[i].index != i) ++bad;
+      const auto producer = static_cast<uint32_t>(seen[i].slot.size_event >> 32);
+      const uint64_t k = seen[i].slot.value & ((1ull << 40) - 1);
+      if (producer >= kThreads || (seen[i].slot.value >> 40) != producer || k != next[producer]) ++bad;
+      if (producer < kThreads) next[producer] = k + 1;
+    }
+    CHECK(bad == 0);
+    CHECK(chs[c]->control.completed == seen.size());
+  }
+}
+
+TEST_CASE("proxy watchdog: names a request the proxy has not taken, and one the network has not completed",
+          "[proxy][emu]") {
+  HostChannel ch(8);
+  RecordingBackend be(1);
+  be.hold = true;
+  std::vector<std::string> reports;
+  proxy::ServiceOptions o;
+  o.watchdog_ns = 1000000000ull;  // 1 s
+  o.report = [&](const std::string &line) { reports.push_back(line); };
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  uint64_t first = 0;
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &first, 0) == proxy::Room::ok);
+  gpushmem_proxy_slot_t b = body_for(5, 0);
+  b.size_event = gpushmem_proxy_size_event(1024, 0);
+  b.cookie = gpushmem_proxy_cookie(17, 2, 5, 0);
+  proxy::publish<HostMem>(ch.c, first, b, GPUSHMEM_PROXY_OP_PUT, 0, 1);
+  const uint64_t t0 = proxy::Service::now_ns();
+  CHECK(svc.check_stuck(t0) == 0);                  // first look: nothing is old yet
+  CHECK(svc.check_stuck(t0 + 500000000ull) == 0);   // 0.5 s
+  CHECK(svc.check_stuck(t0 + 1500000000ull) == 1);  // 1.5 s: the proxy has not taken it
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].find("proxy channel 0: request 0 (ring slot 0, seq 0), a put of 1024 bytes to PE 1 (CTA 5, "
+                        "warp 2, SM 17), is written but the proxy has not taken it for 1.5 s: the proxy thread is "
+                        "stalled") != std::string::npos);
+  CHECK(svc.check_stuck(t0 + 2500000000ull) == 0);  // reported once
+  // The proxy takes it; the backend never completes it.
+  CHECK(svc.poll_once() == 1);
+  const uint64_t t1 = proxy::Service::now_ns();
+  CHECK(svc.check_stuck(t1 + 200000000ull) == 0);
+  CHECK(svc.check_stuck(t1 + 3000000000ull) == 1);
+  REQUIRE(reports.size() == 2);
+  CHECK(reports[1].find("proxy channel 0: request 0 (ring slot 0, seq 0), a put of 1024 bytes to PE 1 (CTA 5, warp "
+                        "2, SM 17), was handed to the network") != std::string::npos);
+  CHECK(reports[1].find("ago and is not complete: PE 1 or the network is stalled") != std::string::npos);
+  be.release({{0, 0}});
+  svc.poll_once();
+  CHECK(ch.control.completed == 1);
+  CHECK(svc.check_stuck(t1 + 9000000000ull) == 0);
+}
+
+TEST_CASE("proxy watchdog thread reports a stalled network on its own", "[proxy][emu]") {
+  HostChannel ch(8);
+  RecordingBackend be(1);
+  be.hold = true;
+  std::mutex mu;
+  std::vector<std::string> reports;
+  proxy::ServiceOptions o;
+  o.watchdog_ns = 50000000ull;         // 50 ms
+  o.watchdog_period_ns = 10000000ull;  // looks every 10 ms
+  o.report = [&](const std::string &line) {
+    std::lock_guard<std::mutex> lock(mu);
+    reports.push_back(line);
+  };
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  svc.start();
+  REQUIRE(produce(ch.c, 3, 1));
+  const uint64_t start = proxy::Service::now_ns();
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!reports.empty() || proxy::Service::now_ns() - start > 5000000000ull) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  svc.stop();
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].find("PE 3 or the network is stalled") != std::string::npos);
+}

@@ -1,0 +1,184 @@
+#include "proxy/proxy_service.hpp"
+
+#include <sched.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "core/log.hpp"
+
+namespace gpushmem::proxy {
+
+namespace {
+
+void nap(uint64_t ns) {
+  timespec t = {static_cast<time_t>(ns / 1000000000ull), static_cast<long>(ns % 1000000000ull)};
+  nanosleep(&t, nullptr);
+}
+
+}  // namespace
+
+const char *op_name(uint32_t op) {
+  static const char *const names[GPUSHMEM_PROXY_OP_COUNT] = {"nop", "put",       "get",   "put_signal", "signal",
+                                                             "amo", "amo_fetch", "fence", "quiet"};
+  return op < GPUSHMEM_PROXY_OP_COUNT ? names[op] : "an unknown op";
+}
+
+std::string describe(const gpushmem_proxy_slot_t &s) {
+  const uint32_t op = gpushmem_proxy_header_op(s.header);
+  const uint32_t pe = gpushmem_proxy_header_pe(s.header);
+  const auto size = static_cast<uint32_t>(s.size_event);
+  const auto smid = static_cast<uint32_t>(s.cookie & 0xff), warp = static_cast<uint32_t>((s.cookie >> 8) & 0xff);
+  const auto cta = static_cast<uint32_t>((s.cookie >> 16) & 0xffff);
+  char text[160];
+  const char *to = op == GPUSHMEM_PROXY_OP_GET || op == GPUSHMEM_PROXY_OP_AMO_FETCH ? "from" : "to";
+  if (op == GPUSHMEM_PROXY_OP_FENCE || op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_NOP)
+    std::snprintf(text, sizeof text, "%s (CTA %u, warp %u, SM %u)", op_name(op), cta, warp, smid);
+  else
+    std::snprintf(text, sizeof text, "%s of %u bytes %s PE %u (CTA %u, warp %u, SM %u)", op_name(op), size, to, pe, cta,
+                  warp, smid);
+  return text;
+}
+
+uint64_t Service::now_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+Service::Service(Backend *backend, ServiceOptions options) : backend_(backend), opt_(std::move(options)) {
+  if (opt_.batch == 0) opt_.batch = 1;
+  batch_.resize(opt_.batch);
+  if (!opt_.report)
+    opt_.report = [](const std::string &line) { GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s", line.c_str()); };
+}
+
+Service::~Service() {
+  stop();
+}
+
+uint32_t Service::add_channel(const gpushmem_proxy_channel_t &channel) {
+  channels_.push_back(std::make_unique<ChannelConsumer>(channel));
+  watch_.emplace_back();
+  return static_cast<uint32_t>(channels_.size() - 1);
+}
+
+size_t Service::poll_once() {
+  size_t taken = 0;
+  const uint64_t now = now_ns();
+  for (uint32_t id = 0; id < channels_.size(); ++id) {
+    ChannelConsumer &c = *channels_[id];
+    // A channel whose producers wait for room is drained until it is below their mark (several batches).
+    do {
+      const size_t n = c.drain(batch_.data(), batch_.size(), now);
+      for (size_t i = 0; i < n; ++i)
+        if (backend_->execute(id, batch_[i])) c.complete(batch_[i].index);
+      taken += n;
+      if (n < batch_.size()) break;
+    } while (c.help_wanted());
+  }
+  backend_->progress([this](uint32_t id, uint64_t index) { channels_[id]->complete(index); });
+  for (auto &c : channels_) c->publish_completed();
+  taken_.fetch_add(taken, std::memory_order_relaxed);
+  return taken;
+}
+
+void Service::loop() {
+  uint64_t last_work = now_ns(), nap_ns = 1000;
+  while (!stop_.load(std::memory_order_acquire)) {
+    if (poll_once() != 0) {
+      last_work = now_ns();
+      nap_ns = 1000;
+      continue;
+    }
+    bool help = false;
+    for (auto &c : channels_) help = help || c->help_wanted();
+    if (help || now_ns() - last_work < opt_.spin_ns) continue;
+    nap(nap_ns);
+    nap_ns = nap_ns * 2 < opt_.nap_max_ns ? nap_ns * 2 : opt_.nap_max_ns;
+  }
+}
+
+int Service::check_stuck(uint64_t now) {
+  int reports = 0;
+  char line[400];
+  for (uint32_t id = 0; id < channels_.size(); ++id) {
+    const ChannelConsumer &c = *channels_[id];
+    Watch &w = watch_[id];
+    // Published and not taken: the proxy thread is stalled (or blocked in its backend).
+    const uint64_t next = c.next();
+    if (next != w.seen_next) {
+      w.seen_next = next;
+      w.since_ns = now;
+    }
+    const uint64_t h = c.unconsumed_header();
+    if (gpushmem_proxy_header_seq(h) == static_cast<uint32_t>(next) && now - w.since_ns > opt_.watchdog_ns &&
+        w.reported_unconsumed != next) {
+      w.reported_unconsumed = next;
+      gpushmem_proxy_slot_t s{};
+      gpushmem_proxy_slot_t &slot = c.channel().ring[next & (c.channel().capacity - 1)];
+      s.header = h;
+      // Published (the header's seq is next), so the producer leaves the slot alone until the proxy takes it.
+      s.size_event = std::atomic_ref<uint64_t>(slot.size_event).load(std::memory_order_relaxed);
+      s.cookie = std::atomic_ref<uint64_t>(slot.cookie).load(std::memory_order_relaxed);
+      std::snprintf(line, sizeof line,
+                    "proxy channel %u: request %llu (ring slot %llu, seq %u), a %s, is written but the proxy has not "
+                    "taken it for %.1f s: the proxy thread is stalled",
+                    id, static_cast<unsigned long long>(next),
+                    static_cast<unsigned long long>(next & (c.channel().capacity - 1)), gpushmem_proxy_header_seq(h),
+                    describe(s).c_str(), static_cast<double>(now - w.since_ns) * 1e-9);
+      opt_.report(line);
+      ++reports;
+    }
+    // Taken and not complete: the network or the peer is stalled.
+    Pending p{};
+    if (c.oldest_pending(&p) && now > p.consumed_ns && now - p.consumed_ns > opt_.watchdog_ns &&
+        w.reported_pending != p.index) {
+      w.reported_pending = p.index;
+      const uint32_t pe = gpushmem_proxy_header_pe(p.slot.header);
+      std::snprintf(line, sizeof line,
+                    "proxy channel %u: request %llu (ring slot %llu, seq %u), a %s, was handed to the network %.1f s "
+                    "ago and is not complete: PE %u or the network is stalled",
+                    id, static_cast<unsigned long long>(p.index),
+                    static_cast<unsigned long long>(p.index & (c.channel().capacity - 1)),
+                    gpushmem_proxy_header_seq(p.slot.header), describe(p.slot).c_str(),
+                    static_cast<double>(now - p.consumed_ns) * 1e-9, pe);
+      opt_.report(line);
+      ++reports;
+    }
+  }
+  return reports;
+}
+
+void Service::watchdog_loop() {
+  uint64_t period = opt_.watchdog_period_ns;
+  if (period == 0) period = opt_.watchdog_ns / 4 < 1000000000ull ? opt_.watchdog_ns / 4 : 1000000000ull;
+  if (period == 0) period = 1000000;
+  // Naps of at most 10 ms, so that stop() does not wait a whole period.
+  uint64_t next_look = now_ns() + period;
+  while (!stop_.load(std::memory_order_acquire)) {
+    const uint64_t now = now_ns();
+    if (now >= next_look) {
+      check_stuck(now);
+      next_look = now + period;
+      continue;
+    }
+    nap(next_look - now < 10000000ull ? next_look - now : 10000000ull);
+  }
+}
+
+void Service::start() {
+  if (thread_.joinable()) return;
+  stop_.store(false, std::memory_order_release);
+  thread_ = std::thread([this] { loop(); });
+  if (opt_.watchdog_ns != 0) watchdog_ = std::thread([this] { watchdog_loop(); });
+}
+
+void Service::stop() {
+  stop_.store(true, std::memory_order_release);
+  if (thread_.joinable()) thread_.join();
+  if (watchdog_.joinable()) watchdog_.join();
+}
+
+}  // namespace gpushmem::proxy

@@ -1,0 +1,85 @@
+// The proxy service: a thread that drains a PE's proxy channels in batches and executes the requests
+// through a backend, and a watchdog that names a request stuck longer than GPUSHMEM_PROXY_TIMEOUT and says
+// who is stalled: the proxy (a published slot it has not taken) or the network / the peer (a request the
+// backend has not completed).
+//
+// The service thread polls every channel; after the last request it keeps polling for spin_ns, then naps,
+// each nap twice as long as the one before up to nap_max_ns. A channel whose producers asked for help (the
+// ring above its high-water mark) is drained without naps until it is below again.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "proxy/channel_consumer.hpp"
+#include "proxy/proxy_backend.hpp"
+
+namespace gpushmem::proxy {
+
+struct ServiceOptions {
+  uint32_t batch = 32;              // slots taken from one channel per round
+  uint64_t spin_ns = 100000;        // polling after the last request before the first nap
+  uint64_t nap_max_ns = 50000;      // the longest nap while nothing arrives
+  uint64_t watchdog_ns = 0;         // GPUSHMEM_PROXY_TIMEOUT in ns; 0: no watchdog thread
+  uint64_t watchdog_period_ns = 0;  // how often the watchdog looks (0: a quarter of watchdog_ns, <= 1 s)
+  // Where the watchdog's reports go (default: the log, as errors).
+  std::function<void(const std::string &)> report;
+};
+
+class Service {
+ public:
+  Service(Backend *backend, ServiceOptions options);
+  ~Service();
+  Service(const Service &) = delete;
+  Service &operator=(const Service &) = delete;
+
+  // Adds a channel (before start); returns its number, the one the backend sees.
+  uint32_t add_channel(const gpushmem_proxy_channel_t &channel);
+  ChannelConsumer &channel(uint32_t id) { return *channels_[id]; }
+  size_t channels() const { return channels_.size(); }
+
+  void start();
+  void stop();  // drains nothing more; requests in flight stay with the backend
+  bool running() const { return thread_.joinable(); }
+
+  // One round over every channel: drain, execute, progress the backend, publish completed counts. Returns
+  // the requests taken. The thread's body; tests drive it directly.
+  size_t poll_once();
+  // One watchdog look at `now_ns` (steady clock): reports every request stuck longer than watchdog_ns (once
+  // each) and returns how many it reported.
+  int check_stuck(uint64_t now_ns);
+
+  uint64_t requests_taken() const { return taken_.load(std::memory_order_relaxed); }
+
+  static uint64_t now_ns();
+
+ private:
+  struct Watch {
+    uint64_t seen_next = ~0ull;  // the channel's next index at the watchdog's last look
+    uint64_t since_ns = 0;       // since when it has not moved
+    uint64_t reported_unconsumed = ~0ull;
+    uint64_t reported_pending = ~0ull;
+  };
+  void loop();
+  void watchdog_loop();
+
+  Backend *backend_;
+  ServiceOptions opt_;
+  std::vector<std::unique_ptr<ChannelConsumer>> channels_;
+  std::vector<Watch> watch_;
+  std::vector<Request> batch_;
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> taken_{0};
+  std::thread thread_;
+  std::thread watchdog_;
+};
+
+// The watchdog's sentence for a request: "put of 1024 bytes to PE 1 (CTA 5, warp 2, SM 17)".
+std::string describe(const gpushmem_proxy_slot_t &slot);
+
+}  // namespace gpushmem::proxy
