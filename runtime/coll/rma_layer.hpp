@@ -27,7 +27,9 @@
 namespace gpushmem::coll {
 
 namespace detail {
-inline thread_local const char *t_call = nullptr;  // the collective this thread is in (set by coll::Call)
+// The collective this thread is in (set by coll::Call). initial-exec: one %fs-relative access, not a
+// __tls_get_addr call, on every collective's way in and out (libgpushmem is loaded at program start).
+[[gnu::tls_model("initial-exec")]] inline thread_local const char *t_call = nullptr;
 // This thread's puts to `pe` through the network, waiting for the signal that carries them (`src` is read
 // then).
 void defer_put(void *sym_dest, const void *src, size_t n, int pe);
