@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device run (GPU machine, UCX 1.16) for the close of issue 12: dev.sh build | perf
+# Device run (GPU machine, UCX 1.16) for the close of issue 12: dev.sh build | perf | local
 #   build: configure + build this tree (build-dev) and the previous commit's perftest (.deps/base.tar,
 #          /tmp/base/build-ab); ctest -L vhost (every network configuration), -L gpu, unit.ucx*
 #   perf:  UCX's own floor (TCP); put/get/fetch_add and the host collectives at 2 PEs (5 rounds) and 4 PEs
@@ -45,4 +45,18 @@ perf)
   for a in "host_put_latency -b 8 -e 64K -f 8 -r 5" "host_get_latency -b 8 -e 64K -f 8 -r 5" "host_barrier_latency -r 7" "host_bcast_latency -b 8 -e 64K -f 8 -r 7" "host_atomic_latency -a fetch_add -r 5"; do
     timeout 150 bash $ABB 3 "$a" >> $O/local-vs-old.txt 2>&1; done
   cut -c1-100 $O/net-vs-old.txt $O/local-vs-old.txt; echo "perf $((SECONDS-t0)) s";;
+local)
+  # The node-local collectives against the previous commit again, 5 rounds (after 30c4956), both trees built
+  # without tests.
+  t0=$SECONDS
+  [ -x /tmp/base/build-ab/bin/host_bcast_latency ] || { rm -rf /tmp/base && mkdir -p /tmp/base && tar -xf .deps/base.tar -C /tmp/base
+    (cmake -S /tmp/base -B /tmp/base/build-ab -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_BUILD_TESTS=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+       -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include > $O/cfg-old.log 2>&1 && cmake --build /tmp/base/build-ab -j 7 > $O/build-old.log 2>&1) & }
+  cmake -S . -B build-perf -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_BUILD_TESTS=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+    -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include > $O/configure.log 2>&1 && cmake --build build-perf -j 8 > $O/build.log 2>&1 || { tail -20 $O/build.log; exit 1; }
+  wait; echo "builds $((SECONDS-t0)) s"
+  export NEW=$R/build-perf OLD=/tmp/base/build-ab
+  for a in "host_bcast_latency -b 8 -e 64K -f 8 -r 7" "host_barrier_latency -r 7" "host_reduction_latency -b 16 -e 64K -f 16 -r 7" "host_atomic_latency -a fetch_add -r 5"; do
+    timeout 150 bash $ABB 5 "$a" >> $O/local-vs-old-r5.txt 2>&1; done
+  cut -c1-160 $O/local-vs-old-r5.txt; echo "local $((SECONDS-t0)) s";;
 esac
