@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device run (GPU machine, UCX 1.16) for the close of issue 12: dev.sh build | perf | local
+# Device run (GPU machine, UCX 1.16) for the close of issue 12: dev.sh build | perf | local | bw
 #   build: configure + build this tree (build-dev) and the previous commit's perftest (.deps/base.tar,
 #          /tmp/base/build-ab); ctest -L vhost (every network configuration), -L gpu, unit.ucx*
 #   perf:  UCX's own floor (TCP); put/get/fetch_add and the host collectives at 2 PEs (5 rounds) and 4 PEs
@@ -59,4 +59,13 @@ local)
   for a in "host_bcast_latency -b 8 -e 64K -f 8 -r 7" "host_barrier_latency -r 7" "host_reduction_latency -b 16 -e 64K -f 16 -r 7" "host_atomic_latency -a fetch_add -r 5"; do
     timeout 150 bash $ABB 5 "$a" >> $O/local-vs-old-r5.txt 2>&1; done
   cut -c1-160 $O/local-vs-old-r5.txt; echo "local $((SECONDS-t0)) s";;
+bw)
+  # Put bandwidth against Open MPI with UCX_ATOMIC_MODE as gpushmem sets it (cpu) and as UCX guesses, 5 rounds.
+  t0=$SECONDS; ompi_build; B=$R/build-perf
+  [ -x $B/bin/host_put_bw ] || { cmake -S . -B build-perf -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_BUILD_TESTS=OFF \
+    -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include > $O/configure.log 2>&1 &&
+    cmake --build build-perf -j 15 > $O/build.log 2>&1 || { tail -20 $O/build.log; exit 1; }; }
+  for m in cpu guess; do
+    UCX_ATOMIC_MODE=$m UCX_TLS=tcp,self NP=2 timeout 200 bash $AB 5 "host_put_bw -b 8 -e 4M -f 8 -r 5" | sed "s/^/atomic_mode=$m /" >> $O/bw-np2.txt 2>&1; done
+  cut -c1-200 $O/bw-np2.txt; echo "bw $((SECONDS-t0)) s";;
 esac
