@@ -33,13 +33,14 @@ size_t ChannelConsumer::drain(Request *out, size_t max, uint64_t now_ns) {
     // Acquire: pairs with the producer's release of the header (its body words are visible after it).
     const uint64_t h = load_acquire(&s->header);
     if (gpushmem_proxy_header_seq(h) != static_cast<uint32_t>(next)) break;  // not published yet
+    // The producer's lines miss in this CPU's caches (the GPU wrote them): fetch a few slots ahead so the
+    // misses overlap instead of one full memory latency per slot.
+    __builtin_prefetch(c_.ring + ((next + kPrefetchAhead) & mask));
     Request &r = out[n++];
     r.index = next;
     std::memcpy(&r.slot, s, sizeof r.slot);
     r.slot.header = h;
     Record &rec = records_[next & mask];
-    const uint64_t *w = reinterpret_cast<const uint64_t *>(&r.slot);
-    for (int i = 0; i < 8; ++i) rec.words[i].store(w[i], std::memory_order_relaxed);
     rec.consumed_ns.store(now_ns, std::memory_order_relaxed);
     rec.state.store(GPUSHMEM_PROXY_CONSUMED, std::memory_order_relaxed);
     // Release: the watchdog that reads this index sees the record's fields written above.
@@ -54,6 +55,14 @@ size_t ChannelConsumer::drain(Request *out, size_t max, uint64_t now_ns) {
   return n;
 }
 
+void ChannelConsumer::keep(const Request &r) {
+  Record &rec = records_[r.index & (c_.capacity - 1)];
+  const uint64_t *w = reinterpret_cast<const uint64_t *>(&r.slot);
+  for (int i = 0; i < 8; ++i) rec.words[i].store(w[i], std::memory_order_relaxed);
+  // Release: a watchdog that sees `kept` sees the words.
+  rec.kept.store(true, std::memory_order_release);
+}
+
 void ChannelConsumer::complete(uint64_t index) {
   const uint64_t mask = c_.capacity - 1;
   records_[index & mask].state.store(GPUSHMEM_PROXY_COMPLETED, std::memory_order_relaxed);
@@ -62,6 +71,7 @@ void ChannelConsumer::complete(uint64_t index) {
   const uint64_t next = next_.load(std::memory_order_relaxed);
   while (f < next && records_[f & mask].state.load(std::memory_order_relaxed) == GPUSHMEM_PROXY_COMPLETED) {
     records_[f & mask].state.store(GPUSHMEM_PROXY_FREE, std::memory_order_relaxed);
+    records_[f & mask].kept.store(false, std::memory_order_relaxed);
     ++f;
   }
   frontier_.store(f, std::memory_order_release);
@@ -85,6 +95,7 @@ bool ChannelConsumer::oldest_pending(Pending *out) const {
   if (f >= next_.load(std::memory_order_relaxed)) return false;
   const Record &rec = records_[f & (c_.capacity - 1)];
   if (rec.index.load(std::memory_order_acquire) != f) return false;  // being rewritten: look again later
+  if (!rec.kept.load(std::memory_order_acquire)) return false;       // the backend is still in execute()
   out->index = f;
   out->consumed_ns = rec.consumed_ns.load(std::memory_order_relaxed);
   auto *w = reinterpret_cast<uint64_t *>(&out->slot);

@@ -37,6 +37,9 @@ class ChannelConsumer {
   // them. Stops at the first slot not yet published, and when `capacity` requests are in flight (the
   // backend has not completed them): a full in-flight table back-pressures the ring. Returns the count.
   size_t drain(Request *out, size_t max, uint64_t now_ns);
+  // The backend keeps request r in flight (it did not complete in execute): its slot is recorded for the
+  // watchdog. Requests that complete at once skip this copy.
+  void keep(const Request &r);
   // The backend completed request `index` (any order): COMPLETED.
   void complete(uint64_t index);
   // Writes `completed` when it moved since the last call: every request before it is complete.
@@ -59,7 +62,9 @@ class ChannelConsumer {
     std::atomic<uint64_t> consumed_ns{0};
     std::atomic<uint64_t> words[8] = {};
     std::atomic<uint8_t> state{GPUSHMEM_PROXY_FREE};
+    std::atomic<bool> kept{false};  // words[] hold the request (keep)
   };
+  static constexpr uint64_t kPrefetchAhead = 4;
   gpushmem_proxy_channel_t c_;
   std::unique_ptr<Record[]> records_;  // capacity records; request i at records_[i % capacity]
   std::atomic<uint64_t> next_{0};

@@ -72,8 +72,12 @@ size_t Service::poll_once() {
     // A channel whose producers wait for room is drained until it is below their mark (several batches).
     do {
       const size_t n = c.drain(batch_.data(), batch_.size(), now);
-      for (size_t i = 0; i < n; ++i)
-        if (backend_->execute(id, batch_[i])) c.complete(batch_[i].index);
+      for (size_t i = 0; i < n; ++i) {
+        if (backend_->execute(id, batch_[i]))
+          c.complete(batch_[i].index);
+        else
+          c.keep(batch_[i]);
+      }
       taken += n;
       if (n < batch_.size()) break;
     } while (c.help_wanted());
