@@ -52,6 +52,20 @@ enum gpushmem_proxy_op {
   GPUSHMEM_PROXY_OP_COUNT = 9
 };
 
+/* The atomic of an AMO / AMO_FETCH slot (word 4's high byte), and the signal update of a SIGNAL slot
+   (STORE: set, ADD: add). */
+enum gpushmem_proxy_amo {
+  GPUSHMEM_PROXY_AMO_LOAD = 0, /* fetch only */
+  GPUSHMEM_PROXY_AMO_STORE = 1,
+  GPUSHMEM_PROXY_AMO_SWAP = 2,
+  GPUSHMEM_PROXY_AMO_CSWAP = 3, /* word 6 holds the compare value */
+  GPUSHMEM_PROXY_AMO_ADD = 4,
+  GPUSHMEM_PROXY_AMO_AND = 5,
+  GPUSHMEM_PROXY_AMO_OR = 6,
+  GPUSHMEM_PROXY_AMO_XOR = 7,
+  GPUSHMEM_PROXY_AMO_COUNT = 8
+};
+
 /* The three diagnostic states after FREE (see above). */
 enum gpushmem_proxy_state {
   GPUSHMEM_PROXY_FREE = 0,
@@ -144,6 +158,18 @@ GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_header_pe(uint64_t h) {
 }
 GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_remote(uint64_t offset, uint32_t region) {
   return (offset & ((1ull << GPUSHMEM_PROXY_OFFSET_BITS) - 1)) | ((uint64_t)(region & 0xffffu) << 48);
+}
+GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_remote_offset(uint64_t w) {
+  return w & ((1ull << GPUSHMEM_PROXY_OFFSET_BITS) - 1);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_remote_region(uint64_t w) {
+  return (uint32_t)(w >> 48);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_signal_region(uint64_t w) {
+  return (uint32_t)((w >> 48) & 0xffu);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_signal_amo(uint64_t w) {
+  return (uint32_t)(w >> 56);
 }
 GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_size_event(uint32_t size, uint32_t event_slot) {
   return (uint64_t)size | ((uint64_t)event_slot << 32);

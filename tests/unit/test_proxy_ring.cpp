@@ -311,8 +311,8 @@ TEST_CASE("proxy watchdog: names a request the proxy has not taken, and one the 
   CHECK(svc.check_stuck(t0 + 500000000ull) == 0);   // 0.5 s
   CHECK(svc.check_stuck(t0 + 1500000000ull) == 1);  // 1.5 s: the proxy has not taken it
   REQUIRE(reports.size() == 1);
-  CHECK(reports[0].find("proxy channel 0: request 0 (ring slot 0, seq 0), a put of 1024 bytes to PE 1 (CTA 5, "
-                        "warp 2, SM 17), is written but the proxy has not taken it for 1.5 s: the proxy thread is "
+  CHECK(reports[0].find("proxy channel 0: request 0 (ring slot 0, seq 0): put of 1024 bytes to PE 1 (CTA 5, "
+                        "warp 2, SM 17), written but not taken by the proxy for 1.5 s: the proxy thread is "
                         "stalled") != std::string::npos);
   CHECK(svc.check_stuck(t0 + 2500000000ull) == 0);  // reported once
   // The proxy takes it; the backend never completes it.
@@ -321,9 +321,9 @@ TEST_CASE("proxy watchdog: names a request the proxy has not taken, and one the 
   CHECK(svc.check_stuck(t1 + 200000000ull) == 0);
   CHECK(svc.check_stuck(t1 + 3000000000ull) == 1);
   REQUIRE(reports.size() == 2);
-  CHECK(reports[1].find("proxy channel 0: request 0 (ring slot 0, seq 0), a put of 1024 bytes to PE 1 (CTA 5, warp "
-                        "2, SM 17), was handed to the network") != std::string::npos);
-  CHECK(reports[1].find("ago and is not complete: PE 1 or the network is stalled") != std::string::npos);
+  CHECK(reports[1].find("proxy channel 0: request 0 (ring slot 0, seq 0): put of 1024 bytes to PE 1 (CTA 5, warp "
+                        "2, SM 17), handed to the network") != std::string::npos);
+  CHECK(reports[1].find("ago and not complete: PE 1 or the network is stalled") != std::string::npos);
   be.release({{0, 0}});
   svc.poll_once();
   CHECK(ch.control.completed == 1);

@@ -26,7 +26,7 @@ class NullBackend final : public Backend {
   void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
 };
 
-// The name of an op in reports ("put", "amo_fetch", ...); "op N" for a value outside the enum.
+// The name of an op in reports ("put", "amo_fetch", ...); "unknown op" for a value outside the enum.
 const char *op_name(uint32_t op);
 
 }  // namespace gpushmem::proxy

@@ -22,7 +22,7 @@ void nap(uint64_t ns) {
 const char *op_name(uint32_t op) {
   static const char *const names[GPUSHMEM_PROXY_OP_COUNT] = {"nop", "put",       "get",   "put_signal", "signal",
                                                              "amo", "amo_fetch", "fence", "quiet"};
-  return op < GPUSHMEM_PROXY_OP_COUNT ? names[op] : "an unknown op";
+  return op < GPUSHMEM_PROXY_OP_COUNT ? names[op] : "unknown op";
 }
 
 std::string describe(const gpushmem_proxy_slot_t &s) {
@@ -33,7 +33,8 @@ std::string describe(const gpushmem_proxy_slot_t &s) {
   const auto cta = static_cast<uint32_t>((s.cookie >> 16) & 0xffff);
   char text[160];
   const char *to = op == GPUSHMEM_PROXY_OP_GET || op == GPUSHMEM_PROXY_OP_AMO_FETCH ? "from" : "to";
-  if (op == GPUSHMEM_PROXY_OP_FENCE || op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_NOP)
+  if (op == GPUSHMEM_PROXY_OP_FENCE || op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_NOP ||
+      op >= GPUSHMEM_PROXY_OP_COUNT)
     std::snprintf(text, sizeof text, "%s (CTA %u, warp %u, SM %u)", op_name(op), cta, warp, smid);
   else
     std::snprintf(text, sizeof text, "%s of %u bytes %s PE %u (CTA %u, warp %u, SM %u)", op_name(op), size, to, pe, cta,
@@ -127,8 +128,8 @@ int Service::check_stuck(uint64_t now) {
       s.size_event = std::atomic_ref<uint64_t>(slot.size_event).load(std::memory_order_relaxed);
       s.cookie = std::atomic_ref<uint64_t>(slot.cookie).load(std::memory_order_relaxed);
       std::snprintf(line, sizeof line,
-                    "proxy channel %u: request %llu (ring slot %llu, seq %u), a %s, is written but the proxy has not "
-                    "taken it for %.1f s: the proxy thread is stalled",
+                    "proxy channel %u: request %llu (ring slot %llu, seq %u): %s, written but not taken by the "
+                    "proxy for %.1f s: the proxy thread is stalled",
                     id, static_cast<unsigned long long>(next),
                     static_cast<unsigned long long>(next & (c.channel().capacity - 1)), gpushmem_proxy_header_seq(h),
                     describe(s).c_str(), static_cast<double>(now - w.since_ns) * 1e-9);
@@ -142,8 +143,8 @@ int Service::check_stuck(uint64_t now) {
       w.reported_pending = p.index;
       const uint32_t pe = gpushmem_proxy_header_pe(p.slot.header);
       std::snprintf(line, sizeof line,
-                    "proxy channel %u: request %llu (ring slot %llu, seq %u), a %s, was handed to the network %.1f s "
-                    "ago and is not complete: PE %u or the network is stalled",
+                    "proxy channel %u: request %llu (ring slot %llu, seq %u): %s, handed to the network %.1f s ago "
+                    "and not complete: PE %u or the network is stalled",
                     id, static_cast<unsigned long long>(p.index),
                     static_cast<unsigned long long>(p.index & (c.channel().capacity - 1)),
                     gpushmem_proxy_header_seq(p.slot.header), describe(p.slot).c_str(),
