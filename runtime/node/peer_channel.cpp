@@ -132,6 +132,14 @@ Status PeerChannel::connect(gpushmem_bootstrap_t *boot, const Topology &topo) {
   Status s = n > 1 ? accept_and_connect(key_hex, topo, listen_fd) : Status::ok;
   if (listen_fd >= 0) ::close(listen_fd);
   if (s != Status::ok) return s;
+  // Each peer's process id, as the kernel vouches for it (0 where this PE cannot see it, as from another
+  // pid namespace): what is_stopped() looks up.
+  pids_.assign(static_cast<size_t>(n), 0);
+  for (int i = 0; i < n; ++i) {
+    ucred cred{};
+    socklen_t len = sizeof cred;
+    if (i != my_local_ && getsockopt(socks_[i], SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) pids_[i] = cred.pid;
+  }
   if (pipe2(stop_pipe_, O_CLOEXEC) != 0) {
     GPUSHMEM_LOG_ERROR(log::Subsys::node, "shmem_init: pipe2 failed: %s", std::strerror(errno));
     return Status::system_error;
@@ -345,6 +353,25 @@ void PeerChannel::close() {
     for (int fd : q) ::close(fd);
     q.clear();
   }
+}
+
+bool PeerChannel::is_stopped(int pe, int *pid) const {
+  for (size_t i = 0; i < local_pes_.size() && i < pids_.size(); ++i) {
+    if (local_pes_[i] != pe || pids_[i] <= 0) continue;
+    *pid = pids_[i];
+    char path[64], text[512];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pids_[i]));
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const ssize_t got = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (got <= 0) return false;
+    text[got] = '\0';
+    // "pid (comm) S ...": the state follows the last ')' (comm may hold any character).
+    const char *close_paren = std::strrchr(text, ')');
+    return close_paren != nullptr && close_paren[1] == ' ' && (close_paren[2] == 'T' || close_paren[2] == 't');
+  }
+  return false;
 }
 
 PeerState PeerChannel::state_of(int pe) const {

@@ -3,6 +3,8 @@
 // socket closes without saying goodbye has crashed, and this PE ends instead of waiting for it forever.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -41,6 +43,10 @@ class PeerChannel {
 
   // What became of a local peer (by world PE number).
   PeerState state_of(int pe) const;
+  // Whether local peer `pe` is stopped now (SIGSTOP, or a debugger's tracing stop), from /proc; *pid gets
+  // its process id. False for a PE of another node or one whose process this PE cannot see.
+  bool is_stopped(int pe, int *pid) const;
+  const std::vector<int> &local_pes() const { return local_pes_; }
 
  private:
   struct Frame;
@@ -51,6 +57,7 @@ class PeerChannel {
 
   std::vector<int> socks_;  // by local index; -1 for this PE
   std::vector<int> local_pes_;
+  std::vector<pid_t> pids_;  // by local index; 0 for this PE and where unknown
   int my_local_ = 0;
   int stop_pipe_[2] = {-1, -1};
   std::thread watchdog_;

@@ -39,6 +39,28 @@ void report_long_wait(const char *call, int pe, const char *what, double waited_
                       more.c_str());
 }
 
+void StoppedPeers::look(const char *call, const char *what, std::chrono::steady_clock::time_point now) {
+  if (now < next_look_) return;
+  next_look_ = now + std::chrono::seconds(1);
+  const node::PeerChannel &ch = rt().channel;
+  const std::vector<int> &pes = ch.local_pes();
+  if (since_.size() != pes.size()) since_.assign(pes.size(), {});
+  const auto limit = std::chrono::seconds(env::get().GPUSHMEM_BOOTSTRAP_TIMEOUT);
+  for (size_t i = 0; i < pes.size(); ++i) {
+    int pid = 0;
+    if (pes[i] == rt().my_pe || !ch.is_stopped(pes[i], &pid)) {
+      since_[i] = {};
+      continue;
+    }
+    if (since_[i] == std::chrono::steady_clock::time_point{}) since_[i] = now;
+    if (now - since_[i] > limit)
+      api::fail(call,
+                "PE %d (pid %d, on this node) has been stopped (SIGSTOP, or a debugger) for more than "
+                "GPUSHMEM_BOOTSTRAP_TIMEOUT=%lld s while this PE waits (%s): giving up on it",
+                pes[i], pid, static_cast<long long>(env::get().GPUSHMEM_BOOTSTRAP_TIMEOUT), what);
+  }
+}
+
 bool peer_gone(int pe) {
   return rt().channel.state_of(pe) != node::PeerState::connected || net::peer_lost(pe);
 }

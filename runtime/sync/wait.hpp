@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/status.hpp"
 #include "env/env.hpp"
@@ -49,6 +50,18 @@ bool peer_gone(int pe);
 // Ends the job naming what became of `pe`.
 [[noreturn]] void fail_peer_gone(const char *call, int pe, const char *what);
 
+// One wait's watch over the PEs of this node: a PE that stays stopped (SIGSTOP, a debugger) for longer than
+// GPUSHMEM_BOOTSTRAP_TIMEOUT ends the job, named, instead of holding up every PE that waits for it. Looks
+// at most once a second, from the wait's slow path.
+class StoppedPeers {
+ public:
+  void look(const char *call, const char *what, std::chrono::steady_clock::time_point now);
+
+ private:
+  std::chrono::steady_clock::time_point next_look_{};
+  std::vector<std::chrono::steady_clock::time_point> since_;  // by local index; epoch: not seen stopped
+};
+
 // Serves what the network holds for this PE (waiting for other threads inside it) until ready() or nothing
 // arrives for a short grace (a departed peer's last messages may still be on their way).
 template <class Ready>
@@ -87,6 +100,7 @@ void wait_until_explained(Ready ready, const char *call, int pe, const char *wha
   net::WaitScope driving;
   auto next_report = start + std::chrono::seconds(warn_s > 0 ? warn_s : 0);
   auto last_look = start;
+  StoppedPeers stopped;
   for (unsigned spins = 0;; ++spins) {
     if (ready()) return;
     // Operations aimed at this PE over the network land when its worker progresses (UCX over TCP): the
@@ -115,6 +129,7 @@ void wait_until_explained(Ready ready, const char *call, int pe, const char *wha
         next_report += now - last_look;
       }
       last_look = now;
+      stopped.look(call, what, now);
       if (warn_s > 0 && now >= next_report) {
         report_long_wait(call, pe, what, std::chrono::duration<double>(now - start).count(), explain());
         next_report = now + std::chrono::seconds(warn_s);

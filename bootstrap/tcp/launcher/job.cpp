@@ -102,6 +102,8 @@ class Job {
     failing_ = true;
     status_ = status;
     signal_all(SIGTERM);
+    // A stopped rank (SIGSTOP, a debugger) takes the SIGTERM only once it runs again.
+    signal_all(SIGCONT);
     kill_at_ms_ = now_ms() + kKillGraceMs;
   }
 
