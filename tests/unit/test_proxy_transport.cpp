@@ -16,55 +16,29 @@
 #include "p2p/p2p_transport.hpp"
 #include "proxy/proxy_service.hpp"
 #include "proxy/transport_backend.hpp"
+#include "proxy_host_mem.hpp"
 #include "stderr_capture.hpp"
 
 namespace proxy = gpushmem::proxy;
 namespace transport = gpushmem::transport;
+using gpushmem::test::HostChannel;
+using gpushmem::test::HostMem;
 using gpushmem::test::StderrCapture;
 
 namespace {
 
-struct HostMem {
-  static uint64_t fetch_add(uint64_t *w, uint64_t n) { return std::atomic_ref<uint64_t>(*w).fetch_add(n); }
-  static uint64_t load_relaxed(const uint64_t *w) {
-    return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_relaxed);
-  }
-  static void raise(uint64_t *w, uint64_t v) {
-    std::atomic_ref<uint64_t> a(*w);
-    uint64_t seen = a.load();
-    while (seen < v && !a.compare_exchange_weak(seen, v)) {
-    }
-  }
-  static uint64_t load_host(const uint64_t *w) {
-    return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_acquire);
-  }
-  static void store_host(uint64_t *w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v); }
-  static void write_body(gpushmem_proxy_slot_t *s, const gpushmem_proxy_slot_t &v) {
-    std::memcpy(&s->remote, &v.remote, sizeof v - sizeof v.header);
-  }
-  static void publish(gpushmem_proxy_slot_t *s, uint64_t header) {
-    std::atomic_ref<uint64_t>(s->header).store(header, std::memory_order_release);
-  }
-  static uint64_t now_ns() { return proxy::Service::now_ns(); }
-  static void backoff(uint32_t *) {}
-};
-
 struct Fixture {
   std::vector<uint64_t> mine = std::vector<uint64_t>(512, 0), peer = std::vector<uint64_t>(512, 0);
   gpushmem::p2p::P2pTransport t;
-  std::vector<gpushmem_proxy_slot_t> ring = std::vector<gpushmem_proxy_slot_t>(64);
-  gpushmem_proxy_control_t control{};
-  gpushmem_proxy_device_words_t words{};
-  gpushmem_proxy_channel_t c{};
+  HostChannel ch{64};
+  gpushmem_proxy_channel_t &c = ch.c;
+  gpushmem_proxy_control_t &control = ch.control;
   proxy::TransportBackend be{&t};
   proxy::Service svc{&be, {}};
   Fixture() {
     t.reset(3);  // PE 2 is never mapped
     t.set_base(transport::Region::heap, 0, reinterpret_cast<char *>(mine.data()), mine.size() * 8);
     t.set_base(transport::Region::heap, 1, reinterpret_cast<char *>(peer.data()), peer.size() * 8);
-    for (uint32_t p = 0; p < ring.size(); ++p)
-      ring[p].header = gpushmem_proxy_free_header(0, static_cast<uint32_t>(ring.size()), p);
-    c = {ring.data(), &control, &words, static_cast<uint32_t>(ring.size()), 48};
     svc.add_channel(c);
   }
   // Publishes one request and lets the proxy take it; returns the requests taken.

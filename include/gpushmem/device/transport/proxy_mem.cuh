@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "gpushmem/device/global_ops.cuh"
 #include "gpushmem/proxy_producer.hpp"
 
 namespace gpushmem {
@@ -27,17 +28,12 @@ struct ProxyMem {
     atomicMax(reinterpret_cast<unsigned long long *>(w), static_cast<unsigned long long>(v));
   }
   /* The proxy's tail: acquire, so slots it released are rewritten only after its copies of them. */
-  static __device__ __forceinline__ uint64_t load_host(const uint64_t *w) {
-    uint64_t v;
-    asm volatile("ld.acquire.sys.global.b64 %0, [%1];" : "=l"(v) : "l"(w) : "memory");
-    return v;
-  }
-  static __device__ __forceinline__ void store_host(uint64_t *w, uint64_t v) {
-    asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(w), "l"(v) : "memory");
-  }
-  /* Words 1..7: one 8-byte store, then three 16-byte stores (the slot is 64-byte aligned). */
+  static __device__ __forceinline__ uint64_t load_host(const uint64_t *w) { return gmem::load_acquire(w); }
+  static __device__ __forceinline__ void store_host(uint64_t *w, uint64_t v) { gmem::store_relaxed(w, v); }
+  /* Words 1..7: one 8-byte store, then three 16-byte stores (the slot is 64-byte aligned; global_ops.cuh has
+     no 16-byte form). */
   static __device__ __forceinline__ void write_body(gpushmem_proxy_slot_t *s, const gpushmem_proxy_slot_t &v) {
-    asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(&s->remote), "l"(v.remote) : "memory");
+    gmem::store_relaxed(&s->remote, v.remote);
     asm volatile("st.relaxed.sys.global.v2.b64 [%0], {%1, %2};" ::"l"(&s->local), "l"(v.local), "l"(v.size_event)
                  : "memory");
     asm volatile("st.relaxed.sys.global.v2.b64 [%0], {%1, %2};" ::"l"(&s->signal), "l"(v.signal), "l"(v.value)
@@ -47,7 +43,7 @@ struct ProxyMem {
   }
   /* The header last, with release: the proxy that sees its seq sees the body. */
   static __device__ __forceinline__ void publish(gpushmem_proxy_slot_t *s, uint64_t header) {
-    asm volatile("st.release.sys.global.b64 [%0], %1;" ::"l"(&s->header), "l"(header) : "memory");
+    gmem::store_release(&s->header, header);
   }
   static __device__ __forceinline__ uint64_t now_ns() {
     uint64_t t;
