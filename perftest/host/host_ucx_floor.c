@@ -14,6 +14,8 @@
  *   am_pingpong  a SIZE-byte eager active message and its echo, half the round trip
  *   am_rndv      a SIZE-byte active message by rendezvous, received in place, each waited for
  *                                                                            (a flat broadcast's data)
+ *   put_stream   SIZE-byte ucp_put_nbx back to back, one worker flush after the last; per put
+ *                                                                            (putmem_nbi bandwidth)
  * The OpenSHMEM calls only start the run, exchange the workers' addresses and rkeys, and separate phases.
  * Checks: the target compares the bytes of every size's last put and message with the pattern; PE 0
  * compares every get's.
@@ -63,9 +65,9 @@ static struct {
 #undef FLOOR_MEMBER
 } U;
 
-enum { PUT_FLUSH, GET, FETCH_ADD, AM_STREAM, AM_EXCHANGE, AM_PINGPONG, AM_RNDV, N_OPS };
-static const char *const ops[] = {"put_flush",   "get",     "fetch_add", "am_stream", "am_exchange",
-                                  "am_pingpong", "am_rndv", "all",       NULL};
+enum { PUT_FLUSH, GET, FETCH_ADD, AM_STREAM, AM_EXCHANGE, AM_PINGPONG, AM_RNDV, PUT_STREAM, N_OPS };
+static const char *const ops[] = {"put_flush",   "get",     "fetch_add",  "am_stream", "am_exchange",
+                                  "am_pingpong", "am_rndv", "put_stream", "all",       NULL};
 enum { AM_DATA = 1, AM_ECHO = 2, AM_STOP = 3 }; /* active-message ids */
 
 typedef struct floor_ctx {
@@ -194,8 +196,15 @@ static void floor_run(void *p, int n) {
       case AM_RNDV:
         floor_send(c, AM_DATA, c->size, UCP_AM_SEND_FLAG_RNDV, 1);
         break;
+      case PUT_STREAM: {
+        void *req = U.ucp_put_nbx(c->ep, c->src, c->size, c->remote, c->rkey, &rp);
+        if (UCS_PTR_IS_ERR(req)) floor_die("ucp_put_nbx", UCS_PTR_STATUS(req));
+        if (req != NULL) U.ucp_request_free(req); /* the flush below waits for it: c->src never changes */
+        break;
+      }
     }
   }
+  if (c->op == PUT_STREAM) floor_wait(c, U.ucp_worker_flush_nbx(c->worker, &rp), "ucp_worker_flush_nbx");
   if (c->op == AM_STREAM) { /* until the target has handled them all: it echoes when it has */
     const uint64_t want = c->received + 1;
     ucp_request_param_t p;
@@ -343,7 +352,9 @@ int main(int argc, char **argv) {
   o.op = "all";
   perf_opts_parse(
       argc, argv, "befnwra",
-      "-a put_flush | get | fetch_add | am_stream | am_exchange | am_pingpong | am_rndv | all (default all)", &o);
+      "-a put_flush | get | fetch_add | am_stream | am_exchange | am_pingpong | am_rndv | put_stream | all (default "
+      "all)",
+      &o);
   const int which = perf_opts_choose(o.prog, 'a', o.op, ops);
   floor_load();
   /* The library's progress thread would compete with the loops measured here for the cores; its waits
