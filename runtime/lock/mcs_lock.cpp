@@ -138,9 +138,19 @@ uint64_t swap_tail(const LockWord &w, uint64_t new_tail, bool only_if_free) {
   }
 }
 
+// A PE that holds the home copy takes and frees the lock with CPU atomics alone, which progress nothing: a
+// network peer's atomic on that copy (its tail swap, its link) would wait for this PE's progress thread to
+// take over, up to ten naps each, while this PE loops on the lock. One poll per call serves it at once, and
+// the MCS queue then hands the lock over in turn. Nothing when no PE is reached through the network.
+void serve_network_peers(const LockWord &w) {
+  if (net::active() != nullptr && w.home == rt().my_pe) [[unlikely]]
+    net::poll();
+}
+
 // The PE-wide queue, entered by one thread of the PE at a time (see thread_gate.hpp).
 void queue_acquire(const char *call, long *lock, const LockWord &w) {
   const int me = rt().my_pe;
+  serve_network_peers(w);
   // Uncontended: a free lock is taken by the tail swap alone, without touching this PE's queue node.
   if (tail_of(swap_tail(w, encode_pe(me), true)) == 0) return;
   std::atomic_ref<uint64_t> mine = w.mine();
@@ -170,6 +180,7 @@ void queue_acquire(const char *call, long *lock, const LockWord &w) {
 }
 
 bool queue_try(const LockWord &w) {
+  serve_network_peers(w);
   // Take the lock only if nobody holds or waits for it: joining a queue would block.
   const uint64_t before = swap_tail(w, encode_pe(rt().my_pe), true);
   return tail_of(before) == 0;
@@ -181,6 +192,7 @@ void queue_release(const char *call, long *lock, const LockWord &w) {
   shmem_quiet();
   std::atomic_ref<uint64_t> mine = w.mine();
   const Cell home = w.tail_word();
+  serve_network_peers(w);
   if (next_of(mine.load(std::memory_order_seq_cst)) == 0) {
     uint64_t seen = home.load();
     if (tail_of(seen) == 0) [[unlikely]]
