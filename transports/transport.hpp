@@ -26,10 +26,12 @@ namespace gpushmem::transport {
 // The symmetric regions of a PE. A remote location is (region, offset from the region's start): the core
 // computes it from this PE's own address of the object (same offset on every PE).
 enum class Region : uint8_t {
-  heap = 0,     // the host heap mapping: internal area, user heap and the runtime's team tail
-  globals = 1,  // the executable's global and static variables (heap/data_segment.hpp)
+  heap = 0,      // the host heap mapping: internal area, user heap and the runtime's team tail
+  globals = 1,   // the executable's global and static variables (heap/data_segment.hpp)
+  gpu_heap = 2,  // the GPU heap (GPU mode): device memory, reached through its MemoryAgent where the
+                 // network cannot reach it itself (no GPUDirect)
 };
-inline constexpr int kRegions = 2;
+inline constexpr int kRegions = 3;
 
 struct RemoteRef {
   Region region;
@@ -58,6 +60,27 @@ enum class AmoOp : uint8_t {
   xor_,
 };
 const char *amo_op_name(AmoOp op);
+
+// Memory the network cannot read or write itself (a GPU heap without GPUDirect): the target's transport
+// hands each operation on it to this agent, which executes it with the memory's own means (copies through
+// the GPU's copy engines, GPU system-scope atomics, so they stay atomic with the device's own atomics).
+// Offsets are from the region's start. Every call is complete when it returns (written data visible to
+// the region's other users), and is made with the transport's lock held, from whichever thread progresses
+// the transport (an application thread in a wait, or the progress thread).
+class MemoryAgent {
+ public:
+  virtual ~MemoryAgent() = default;
+  // Bytes of the region usable now (a heap grows): operations beyond are refused.
+  virtual uint64_t usable_bytes() const = 0;
+  [[nodiscard]] virtual Status write(uint64_t offset, const void *src, size_t bytes) = 0;
+  [[nodiscard]] virtual Status read(uint64_t offset, void *dst, size_t bytes) = 0;
+  // An atomic of `width` (4 or 8) bytes (operand, compare as in Transport::amo); *old receives the word's
+  // value before it (zero-extended), for every op.
+  [[nodiscard]] virtual Status atomic(uint64_t offset, AmoOp op, size_t width, uint64_t operand, uint64_t compare,
+                                      uint64_t *old) = 0;
+  // A short description for logs ("GPU 0's heap").
+  virtual std::string name() const = 0;
+};
 
 // Names one operation for completion: done once the channel's completed count passes `index`. Blocking
 // forms are a token plus wait(). Channels are the runtime's ordering and quiet domains: 0 is the default
@@ -102,7 +125,11 @@ class Transport {
   // then connect with every PE's blob (blobs[pe]; the own one included). `peers[pe]` says which PEs this
   // transport must reach. A blob that is not this transport's, of another version or another job, is an
   // error naming the PE.
-  [[nodiscard]] virtual Status register_region(Region region, void *base, size_t bytes) = 0;
+  // `agent`: the region's memory is reached through it, not by the network itself (the transport keeps
+  // the pointer; the agent outlives the transport's finalize). A transport that cannot serve agent regions
+  // returns not_supported.
+  [[nodiscard]] virtual Status register_region(Region region, void *base, size_t bytes,
+                                               MemoryAgent *agent = nullptr) = 0;
   [[nodiscard]] virtual Status local_blob(std::vector<uint8_t> *out) = 0;
   [[nodiscard]] virtual Status connect(const std::vector<std::vector<uint8_t>> &blobs,
                                        const std::vector<bool> &peers) = 0;

@@ -71,7 +71,7 @@ TEST_CASE("ucx blob: the header says what the blob holds") {
   CHECK(h.size[0] == f.region.size());
   CHECK(h.size[1] == 0);
   CHECK(h.rkey_bytes[0] > 0);
-  CHECK(f.blob.size() == sizeof h + h.address_bytes + h.rkey_bytes[0] + h.rkey_bytes[1]);
+  CHECK(f.blob.size() == sizeof h + h.address_bytes + h.rkey_bytes[0] + h.rkey_bytes[1] + h.rkey_bytes[2]);
 }
 
 TEST_CASE("ucx blob: a matching blob connects") {

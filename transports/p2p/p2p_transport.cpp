@@ -110,8 +110,8 @@ std::string P2pTransport::describe(int pe) const {
                                      : "p2p: shared host memory (memfd), heap mapped";
 }
 
-Status P2pTransport::register_region(Region, void *, size_t) {
-  return Status::ok;
+Status P2pTransport::register_region(Region, void *, size_t, transport::MemoryAgent *agent) {
+  return agent == nullptr ? Status::ok : Status::not_supported;  // mapped memory only
 }
 
 Status P2pTransport::local_blob(std::vector<uint8_t> *out) {

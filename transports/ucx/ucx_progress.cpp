@@ -72,7 +72,7 @@ void UcxTransport::progress_loop() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (worker_ == nullptr) return;
-      for (unsigned n; (n = api_->ucp_worker_progress(worker_)) != 0;) events += n;
+      for (unsigned n; (n = progress_worker_locked(worker_)) != 0;) events += n;
     }
     const auto now = clock::now();
     if (events != 0) {

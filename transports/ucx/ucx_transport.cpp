@@ -11,6 +11,7 @@
 
 #include "core/thread_scratch.hpp"
 #include "ucx/ucx_message.hpp"
+#include "ucx/ucx_state.hpp"
 
 namespace gpushmem::ucx {
 
@@ -24,14 +25,6 @@ using transport::Token;
 
 namespace {
 
-constexpr unsigned kDiscardSlots = 64;
-// send_message copies messages up to this size into one buffer (UCX's short protocol takes them).
-constexpr size_t kMessageCopyBytes = 2048;
-
-const char *region_name(Region r) {
-  return r == Region::heap ? "symmetric heap" : "global variables";
-}
-
 // send_message's per-thread buffers.
 struct MessageBuffers {
   std::vector<uint8_t> head;
@@ -40,31 +33,6 @@ struct MessageBuffers {
 };
 
 }  // namespace
-
-struct UcxTransport::Peer {
-  bool wanted = false;
-  std::vector<uint8_t> address;
-  uint64_t base[transport::kRegions] = {};
-  uint64_t size[transport::kRegions] = {};
-  std::vector<uint8_t> rkey[transport::kRegions];
-  std::atomic<int> error{0};
-  std::string error_text;  // guarded by mu_
-};
-
-struct UcxTransport::Channel {
-  // Channel 0's is the PE's worker (the one peers' requests arrive at); every other channel (a context)
-  // has a worker of its own, so that its quiet is one worker flush that waits for nothing else.
-  ucp_worker_h worker = nullptr;
-  bool own_worker = false;
-  std::vector<ucp_ep_h> ep;                           // by PE; nullptr until first use
-  std::vector<ucp_rkey_h> rkey[transport::kRegions];  // by PE, unpacked on ep[pe]
-  bool written = false;                               // an operation wrote a peer since the last quiet
-  bool runtime_written = false;                       // kRuntimeChannel's operations (channel 0 only)
-  uint64_t issued = 0;                                // operations issued on the channel
-  uint64_t completed = 0;                             // issued count at the last completed quiet
-  uint64_t discard[kDiscardSlots] = {};               // reply buffers of posted swaps (never read)
-  unsigned next_discard = 0;
-};
 
 std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options &options) {
   std::unique_ptr<UcxTransport> t(new UcxTransport(api, options));
@@ -127,6 +95,7 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_worker_set_am_recv_handler failed: %s", api->ucs_status_string(st));
     return nullptr;
   }
+  if (t->set_agent_handlers() != Status::ok) return nullptr;
   t->peers_ = std::vector<Peer>(static_cast<size_t>(options.n_pes));
   for (int pe = 0; pe < options.n_pes; ++pe)
     t->error_args_.push_back(std::make_unique<ErrorArg>(ErrorArg{t.get(), pe}));
@@ -211,8 +180,15 @@ std::string UcxTransport::describe(int pe) const {
   return (lanes.empty() ? std::string("ucx") : "ucx " + lanes) + notes;
 }
 
-Status UcxTransport::register_region(Region region, void *base, size_t bytes) {
+Status UcxTransport::register_region(Region region, void *base, size_t bytes, transport::MemoryAgent *agent) {
   const int r = static_cast<int>(region);
+  if (agent != nullptr) {
+    // Nothing for UCX to register: the region's operations arrive as requests its agent executes.
+    agent_[r] = agent;
+    region_base_[r] = base;
+    region_bytes_[r] = bytes;
+    return Status::ok;
+  }
   ucp_mem_map_params_t mp{};
   mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
   mp.address = base;
@@ -256,12 +232,15 @@ Status UcxTransport::local_blob(std::vector<uint8_t> *out) {
   h.ucx_version = api_->major << 16 | api_->minor << 8 | api_->release;
   h.job_key = opt_.job_key;
   h.address_bytes = static_cast<uint32_t>(address_bytes);
+  size_t total = sizeof h + address_bytes;
   for (int r = 0; r < transport::kRegions; ++r) {
     h.base[r] = reinterpret_cast<uintptr_t>(region_base_[r]);
     h.size[r] = region_bytes_[r];
     h.rkey_bytes[r] = static_cast<uint32_t>(rkey_bytes[r]);
+    if (agent_[r] != nullptr) h.agent_regions = static_cast<uint16_t>(h.agent_regions | 1u << r);
+    total += rkey_bytes[r];
   }
-  out->resize(sizeof h + address_bytes + rkey_bytes[0] + rkey_bytes[1]);
+  out->resize(total);
   uint8_t *p = out->data();
   std::memcpy(p, &h, sizeof h);
   p += sizeof h;
@@ -295,8 +274,10 @@ Status UcxTransport::connect(const std::vector<std::vector<uint8_t>> &blobs, con
         bad = "it belongs to another job";
       else if (h.pe != static_cast<uint32_t>(pe))
         bad = "it names another PE";
-      else if (sizeof h + h.address_bytes + h.rkey_bytes[0] + h.rkey_bytes[1] != b.size())
+      else if (sizeof h + h.address_bytes + h.rkey_bytes[0] + h.rkey_bytes[1] + h.rkey_bytes[2] != b.size())
         bad = "its lengths do not add up";
+      else if ((h.agent_regions >> transport::kRegions) != 0)
+        bad = "it names agent regions this version does not know";
     }
     if (bad != nullptr) {
       GPUSHMEM_LOG_ERROR(log::Subsys::net, "shmem_init: the UCX address of PE %d does not match this job: %s", pe, bad);
@@ -317,6 +298,7 @@ Status UcxTransport::connect(const std::vector<std::vector<uint8_t>> &blobs, con
       p.rkey[r].assign(q, q + h.rkey_bytes[r]);
       q += h.rkey_bytes[r];
     }
+    p.agent_regions = h.agent_regions;
     p.wanted = true;
   }
   return Status::ok;
@@ -378,6 +360,28 @@ UcxTransport::Channel &UcxTransport::channel_locked(uint32_t id) {
 }
 
 Status UcxTransport::endpoint_locked(Channel &c, int pe, Region region, ucp_ep_h *ep, ucp_rkey_h *rkey) {
+  GPUSHMEM_CHECK(ep_locked(c, pe, ep));
+  const size_t i = static_cast<size_t>(pe);
+  Peer &p = peers_[i];
+  const int r = static_cast<int>(region);
+  if (c.rkey[r][i] == nullptr) {
+    if (p.rkey[r].empty()) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: PE %d registered no %s", pe, region_name(region));
+      return Status::invalid_argument;
+    }
+    ucs_status_t st = api_->ucp_ep_rkey_unpack(c.ep[i], p.rkey[r].data(), &c.rkey[r][i]);
+    if (st != UCS_OK) {
+      c.rkey[r][i] = nullptr;
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: cannot unpack the remote key of PE %d's %s: %s", pe,
+                         region_name(region), api_->ucs_status_string(st));
+      return Status::system_error;
+    }
+  }
+  *rkey = c.rkey[r][i];
+  return Status::ok;
+}
+
+Status UcxTransport::ep_locked(Channel &c, int pe, ucp_ep_h *ep) {
   const size_t i = static_cast<size_t>(pe);
   Peer &p = peers_[i];
   if (pe == opt_.fault_pe && ++fault_ops_ == opt_.fault_after) [[unlikely]]
@@ -407,22 +411,7 @@ Status UcxTransport::endpoint_locked(Channel &c, int pe, Region region, ucp_ep_h
       return Status::system_error;
     }
   }
-  const int r = static_cast<int>(region);
-  if (c.rkey[r][i] == nullptr) {
-    if (p.rkey[r].empty()) {
-      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: PE %d registered no %s", pe, region_name(region));
-      return Status::invalid_argument;
-    }
-    ucs_status_t st = api_->ucp_ep_rkey_unpack(c.ep[i], p.rkey[r].data(), &c.rkey[r][i]);
-    if (st != UCS_OK) {
-      c.rkey[r][i] = nullptr;
-      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: cannot unpack the remote key of PE %d's %s: %s", pe,
-                         region_name(region), api_->ucs_status_string(st));
-      return Status::system_error;
-    }
-  }
   *ep = c.ep[i];
-  *rkey = c.rkey[r][i];
   return Status::ok;
 }
 
@@ -490,9 +479,9 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, ucp
     ~Driving() { n.fetch_sub(1, std::memory_order_relaxed); }
   } driving(waiters_);
   for (unsigned spins = 1;; ++spins) {
-    api_->ucp_worker_progress(worker);
+    progress_worker_locked(worker);
     // Peers' requests arrive at the PE's worker: serve them too while waiting on a context's.
-    if (worker != worker_) api_->ucp_worker_progress(worker_);
+    if (worker != worker_) progress_worker_locked(worker_);
     ucs_status_t st = api_->ucp_request_check_status(request);
     if (st != UCS_INPROGRESS) {
       api_->ucp_request_free(request);
@@ -502,7 +491,7 @@ Status UcxTransport::wait_request_locked(std::unique_lock<std::mutex> &lock, ucp
       // Contexts' workers answer peers' wire-up and flushes that this wait may depend on.
       for (auto &kv : channels_)
         if (kv.second->worker != worker && kv.second->worker != worker_ && kv.second->worker != nullptr)
-          api_->ucp_worker_progress(kv.second->worker);
+          progress_worker_locked(kv.second->worker);
       // Let other threads (and the progress thread) in between our progress calls.
       lock.unlock();
       sched_yield();
@@ -550,8 +539,8 @@ void UcxTransport::issued_locked(Channel &c) {
   // progress thread stays out of the way while the application progresses the worker.
   if ((++issued_since_progress_ & 15u) == 0) {
     note_app_progress();
-    api_->ucp_worker_progress(c.worker);
-    if (c.worker != worker_) api_->ucp_worker_progress(worker_);
+    progress_worker_locked(c.worker);
+    if (c.worker != worker_) progress_worker_locked(worker_);
   }
 }
 
@@ -569,6 +558,12 @@ Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *sr
   GPUSHMEM_CHECK(check_range("put", pe, dst, bytes));
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
+  if (agent_region(pe, dst.region)) [[unlikely]] {
+    // Sources are read before it returns: complete locally whatever `completion` asks.
+    GPUSHMEM_CHECK(agent_put_locked(lock, c, channel, pe, dst, src, bytes));
+    if (token != nullptr) *token = Token{channel, c.issued};
+    return Status::ok;
+  }
   Target t;
   GPUSHMEM_CHECK(target_locked(c, pe, dst, &t));
   ucp_request_param_t param{};
@@ -582,6 +577,8 @@ Status UcxTransport::get(uint32_t channel, int pe, void *dst, RemoteRef src, siz
   GPUSHMEM_CHECK(check_range("get", pe, src, bytes));
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
+  if (agent_region(pe, src.region)) [[unlikely]]
+    return agent_get_locked(lock, c, channel, pe, dst, src, bytes);
   Target t;
   GPUSHMEM_CHECK(target_locked(c, pe, src, &t));
   ucp_request_param_t param{};
@@ -617,6 +614,8 @@ Status UcxTransport::amo(uint32_t channel, int pe, RemoteRef dst, AmoOp op, size
   const char *what = transport::amo_op_name(op);
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
+  if (agent_region(pe, dst.region)) [[unlikely]]
+    return agent_amo_locked(lock, c, channel, pe, dst, op, width, operand, compare, fetch);
   switch (op) {
     case AmoOp::load: {
       // A fetch-add of 0: the one fetching atomic every UCX transport offers.
@@ -686,6 +685,10 @@ Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const v
                                 RemoteRef signal, uint64_t value, bool add) {
   GPUSHMEM_CHECK(check_range("put_signal", pe, dst, bytes));
   GPUSHMEM_CHECK(check_range("put_signal's signal", pe, signal, sizeof(uint64_t)));
+  if (agent_region(pe, dst.region) || agent_region(pe, signal.region)) [[unlikely]] {
+    std::unique_lock<std::mutex> lock(mu_);
+    return agent_put_signal_locked(lock, channel_locked(channel), channel, pe, dst, src, bytes, signal, value, add);
+  }
   if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
@@ -705,6 +708,12 @@ Status UcxTransport::send_message(uint32_t channel, int pe, const Segment *segme
     total += segments[i].bytes;
   }
   GPUSHMEM_CHECK(check_range("message's signal", pe, signal, sizeof(uint64_t)));
+  bool via_agent = agent_region(pe, signal.region);
+  for (size_t i = 0; i < n && !via_agent; ++i) via_agent = agent_region(pe, segments[i].dst.region);
+  // The runtime's messages live in the host regions; one into an agent region takes the puts and the
+  // put-with-signal of the interface's default, each served by the target's agent.
+  if (via_agent) [[unlikely]]
+    return Transport::send_message(channel, pe, segments, n, signal, value, op);
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
   Target t;
@@ -909,6 +918,7 @@ Status UcxTransport::quiet(uint32_t channel) {
     if (never_used_locked(id)) continue;  // shmem_ctx_destroy of a context that issued nothing
     Channel &c = channel_locked(id);
     if (!c.written && !(runtime && c.runtime_written)) continue;
+    GPUSHMEM_CHECK(agent_drain_locked(lock, c, "quiet"));
     const uint64_t issued = c.issued;
     const bool was_runtime = c.runtime_written;
     // The flush covers everything the worker issued, the runtime's operations too.
@@ -934,6 +944,10 @@ Status UcxTransport::fence(uint32_t channel) {
 }
 
 Status UcxTransport::fence_locked(std::unique_lock<std::mutex> &lock, Channel &c, const char *what, int pe) {
+  // Agent requests are complete once acknowledged: a fence waits for them. RMA issued before it must land
+  // before the next agent request, which travels as a message on another lane: that request flushes first.
+  GPUSHMEM_CHECK(agent_drain_locked(lock, c, what));
+  if (c.written || c.runtime_written) c.flush_before_agent = true;
   if (!new_protocols_) {
     // The classic stack's fence only orders (its lanes keep order): no wait.
     ucs_status_t st = api_->ucp_worker_fence(c.worker);
@@ -958,7 +972,7 @@ bool UcxTransport::progress(bool try_only) {
   if (worker_ == nullptr) return false;
   note_app_progress();
   // Once: a caller that waits looks at its condition after each event (each call over TCP is a system call).
-  return api_->ucp_worker_progress(worker_) != 0;
+  return progress_worker_locked(worker_) != 0;
 }
 
 int UcxTransport::first_lost_peer() const {
@@ -1003,6 +1017,8 @@ void UcxTransport::release_locked() {
     c.worker = nullptr;
   }
   channels_.clear();
+  agent_work_.clear();
+  agent_waits_.clear();
   for (int r = 0; r < transport::kRegions; ++r)
     if (memh_[r] != nullptr) {
       api_->ucp_mem_unmap(context_, memh_[r]);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "transport.hpp"
+#include "ucx/ucx_agent.hpp"
 #include "ucx/ucx_api.hpp"
 #include "ucx/ucx_message.hpp"
 
@@ -39,13 +40,14 @@ struct Options {
   uint64_t fault_after = 0;        // ... at the fault_after-th operation to it (1: the first)
 };
 
-// The blob every PE allgathers: this header, then the worker address, then each region's packed rkey.
+// The blob every PE allgathers: this header, then the worker address, then each region's packed rkey (none
+// for an agent region: its operations travel as messages its owner's agent executes, ucx_agent.hpp).
 inline constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
-inline constexpr uint16_t kBlobVersion = 3;         // 3: runtime messages by rendezvous (ucx_message.hpp)
+inline constexpr uint16_t kBlobVersion = 4;         // 4: the GPU heap region, agent requests (ucx_agent.hpp)
 struct BlobHeader {
   uint32_t magic;
   uint16_t version;
-  uint16_t reserved;
+  uint16_t agent_regions;  // bit r: region r is reached through the PE's memory agent
   uint32_t pe;
   uint32_t ucx_version;  // major << 16 | minor << 8 | release of the UCX library the PE loaded
   uint64_t job_key;
@@ -53,12 +55,15 @@ struct BlobHeader {
   uint64_t size[transport::kRegions];
   uint32_t address_bytes;
   uint32_t rkey_bytes[transport::kRegions];
-  uint32_t reserved2;
 };
 // The layout is part of the wire format (and the unit test spoils fields at these offsets).
-static_assert(sizeof(BlobHeader) == 72 && offsetof(BlobHeader, version) == 4 && offsetof(BlobHeader, pe) == 8 &&
-                  offsetof(BlobHeader, job_key) == 16 && offsetof(BlobHeader, address_bytes) == 56,
+static_assert(sizeof(BlobHeader) == 88 && offsetof(BlobHeader, version) == 4 && offsetof(BlobHeader, pe) == 8 &&
+                  offsetof(BlobHeader, job_key) == 16 && offsetof(BlobHeader, address_bytes) == 72,
               "the blob header's layout changed: bump kBlobVersion and the unit test");
+
+// Operations on an agent region move at most this many bytes per message: the target receives each into
+// a bounce buffer of that size before its agent copies it into place.
+inline constexpr size_t kAgentChunkBytes = 1 << 20;
 
 class UcxTransport final : public transport::Transport {
  public:
@@ -71,7 +76,8 @@ class UcxTransport final : public transport::Transport {
   transport::Caps caps(int pe) const override;
   std::string describe(int pe) const override;
 
-  Status register_region(transport::Region region, void *base, size_t bytes) override;
+  Status register_region(transport::Region region, void *base, size_t bytes,
+                         transport::MemoryAgent *agent = nullptr) override;
   Status local_blob(std::vector<uint8_t> *out) override;
   Status connect(const std::vector<std::vector<uint8_t>> &blobs, const std::vector<bool> &peers) override;
 
@@ -126,6 +132,8 @@ class UcxTransport final : public transport::Transport {
   Channel &channel_locked(uint32_t id);
   // The endpoint and rkey of `region` for `pe` on channel `c` (created on first use). Mutex held.
   Status endpoint_locked(Channel &c, int pe, transport::Region region, ucp_ep_h *ep, ucp_rkey_h *rkey);
+  // The endpoint alone (created on first use; GPUSHMEM_FAULT_INJECT counts here).
+  Status ep_locked(Channel &c, int pe, ucp_ep_h *ep);
   // Where an operation on `ref` of PE pe goes: channel c's endpoint, the rkey unpacked on it, the address.
   struct Target {
     ucp_ep_h ep;
@@ -177,6 +185,45 @@ class UcxTransport final : public transport::Transport {
   static void on_received(void *request, ucs_status_t status, size_t length, void *user_data);
   void progress_loop();
   void release_locked();
+  // Progresses `worker` once; on the PE's own worker, then executes the agent requests that arrived
+  // (ucx_agent_serve.cpp). Every progress call of this transport goes through here. Returns the events.
+  unsigned progress_worker_locked(ucp_worker_h worker);
+
+  // Agent regions (ucx_agent_serve.cpp). Whether PE pe reaches `region` through its memory agent.
+  bool agent_region(int pe, transport::Region region) const;
+  struct AgentWork;
+  struct AgentWait;
+  // Sends one request to pe on channel c (header `r`, `data` the payload), and waits for its send to
+  // complete locally. Posted requests (r.id 0) are counted in c.agent_outstanding until acknowledged.
+  Status agent_send_locked(std::unique_lock<std::mutex> &lock, Channel &c, int pe, agent::Request &r, const void *data,
+                           size_t bytes);
+  agent::Request agent_request(agent::Kind kind, uint32_t channel, transport::RemoteRef ref) const;
+  Status agent_put_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                          transport::RemoteRef dst, const void *src, size_t bytes);
+  Status agent_get_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe, void *dst,
+                          transport::RemoteRef src, size_t bytes);
+  Status agent_amo_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                          transport::RemoteRef dst, transport::AmoOp op, size_t width, uint64_t operand,
+                          uint64_t compare, void *fetch);
+  Status agent_put_signal_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
+                                 transport::RemoteRef dst, const void *src, size_t bytes, transport::RemoteRef signal,
+                                 uint64_t value, bool add);
+  // Waits until `done` holds, progressing like wait_request_locked (the replies arrive at worker_); fails
+  // naming `what` if PE pe (-1: any PE) is lost meanwhile.
+  template <typename Done>
+  Status agent_wait_locked(std::unique_lock<std::mutex> &lock, Channel &c, Done done, const char *what, int pe);
+  // Every acknowledgement of channel c's posted agent requests is in (quiet, fence).
+  Status agent_drain_locked(std::unique_lock<std::mutex> &lock, Channel &c, const char *what);
+  static ucs_status_t on_agent_request(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                       const ucp_am_recv_param_t *param);
+  static ucs_status_t on_agent_reply(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                     const ucp_am_recv_param_t *param);
+  static void on_agent_data(void *request, ucs_status_t status, size_t length, void *user_data);
+  static void on_agent_reply_data(void *request, ucs_status_t status, size_t length, void *user_data);
+  static void on_agent_reply_sent(void *request, ucs_status_t status, void *user_data);
+  Status set_agent_handlers();
+  void serve_agent_locked();
+  agent::Regions agent_regions() const;
   // progress_loop and start_progress_thread live in ucx_progress.cpp.
 
   const Api *api_;
@@ -187,6 +234,7 @@ class UcxTransport final : public transport::Transport {
   size_t max_am_header_ = 0;    // the largest active-message header worker_ sends (a rendezvous head)
   bool cpu_atomics_ = false;    // UCX_ATOMIC_MODE=cpu: UCX's atomics agree with node-local CPU atomics
   ucp_mem_h memh_[transport::kRegions] = {};
+  transport::MemoryAgent *agent_[transport::kRegions] = {};  // regions this PE serves through an agent
   void *region_base_[transport::kRegions] = {};
   size_t region_bytes_[transport::kRegions] = {};
   std::vector<Peer> peers_;
@@ -199,6 +247,11 @@ class UcxTransport final : public transport::Transport {
   std::atomic<uint64_t> app_progress_{0};  // application progress calls (the progress thread watches it change)
   unsigned issued_since_progress_ = 0;     // guarded by mu_
   uint64_t fault_ops_ = 0;                 // operations to opt_.fault_pe so far; guarded by mu_
+  // Agent requests that arrived, in order, to execute after the progress call (guarded by mu_), and the
+  // sender's side: its waits for replies by id.
+  std::vector<std::unique_ptr<AgentWork>> agent_work_;
+  std::unordered_map<uint64_t, AgentWait *> agent_waits_;
+  uint64_t next_agent_id_ = 1;
   std::thread progress_thread_;
 };
 
