@@ -36,7 +36,9 @@ template <class T>
 api::Remote remote_target(const char *call, const char *arg, const T *sym, int pe) {
   api::require_running(call);
   api::Remote remote = api::remote_addr(call, arg, sym, sizeof(T), pe);
-  if (remote.gpu && !rt().data.contains(sym, sizeof(T))) [[unlikely]]  // a global's copy is host memory
+  // A global's copy is host memory; a GPU-heap word of a PE reached through the network is updated by that
+  // PE's agent (system-scope GPU atomics).
+  if (remote.gpu && !remote.net && !rt().data.contains(sym, sizeof(T))) [[unlikely]]
     fail_gpu_word(call, arg);
   if (reinterpret_cast<uintptr_t>(remote.addr) % alignof(Word<T>) != 0) [[unlikely]]
     fail_misaligned(call, arg, sym, sizeof(T));

@@ -1,6 +1,7 @@
 // Symmetric-address translation for the GPU heap (api_common.hpp's remote_addr hands GPU-heap addresses
 // here, so the host-heap path stays a few instructions).
 #include "api/api_common.hpp"
+#include "net/net.hpp"
 
 namespace gpushmem::api {
 
@@ -33,9 +34,14 @@ Remote remote_gpu_addr(const char *call, const char *arg, const char *p, size_t 
     }
   }
   char *peer = r.gpu.peer_base[pe];
-  // Checked even without error checks: a null peer would otherwise surface as an obscure CUDA error.
-  if (peer == nullptr) [[unlikely]]
+  if (peer == nullptr) [[unlikely]] {
+    // Another node (or a GPU pair without peer access on a job that uses the network): the network reaches
+    // the peer's GPU heap through its agent. `gpu` stays set: the local buffer may be device memory, which
+    // net:: stages through host memory.
+    if (net::kind(pe) == net::Kind::network) return {const_cast<char *>(p), true, true};
+    // Checked even without error checks: a null peer would otherwise surface as an obscure CUDA error.
     fail_gpu_unreachable(call, pe);
+  }
   return {peer + (p - base), true};
 }
 

@@ -245,6 +245,13 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   share_globals(call, globals);
   r.all_pes_mapped = true;
   for (int pe = 0; pe < r.n_pes; ++pe) r.all_pes_mapped = r.all_pes_mapped && r.p2p.reaches(pe);
+  // GPU mode when every PE has a usable GPU: shmem_malloc then allocates from the GPU heap, which grows in
+  // chunks, so the allocator starts with what is mapped now. Before the network, which serves the GPU heap
+  // to the PEs it does not map.
+  if (gpu::init(call, heap_bytes) != Status::ok)
+    init_failed(call,
+                "cannot set up the GPU symmetric heap (the cause is above); GPUSHMEM_DISABLE_CUDA=1 runs without "
+                "the GPU");
   // Every PE the mappings do not reach goes through the network transport (collective over the job).
   if (net::init(call, r.data_everywhere) != Status::ok) init_failed(call, "cannot reach every PE (the cause is above)");
   team::init();
@@ -253,12 +260,6 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   int usable_cpus = online > 0 ? static_cast<int>(online) : 1;
   // PEs of every virtual host on this machine share its CPUs.
   r.oversubscribed = std::max(r.topology.local_size, r.topology.machine_size) > usable_cpus;
-  // GPU mode when every PE has a usable GPU: shmem_malloc then allocates from the GPU heap, which grows in
-  // chunks, so the allocator starts with what is mapped now.
-  if (gpu::init(call, heap_bytes) != Status::ok)
-    init_failed(call,
-                "cannot set up the GPU symmetric heap (the cause is above); GPUSHMEM_DISABLE_CUDA=1 runs without "
-                "the GPU");
   // Device code sees the predefined teams too (before the bootstrap barrier below, as a split's claim is
   // before its parent barrier).
   if (team::publish_all(call) != Status::ok)

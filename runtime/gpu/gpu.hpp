@@ -12,6 +12,10 @@
 #include "core/status.hpp"
 #include "gpushmem/team_state.h"
 
+namespace gpushmem::transport {
+class MemoryAgent;
+}
+
 namespace gpushmem::gpu {
 
 // How this PE's GPU reaches another PE's GPU heap.
@@ -61,6 +65,13 @@ Status zero(const char *call, void *dst, size_t bytes);
 // width), synchronously: the strided copy of iput / iget. Thread safe.
 Status copy_2d(const char *call, void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
                size_t rows);
+// Whether host code cannot dereference `p`: device memory of a GPU (false in host mode). The network path
+// stages such buffers through host memory.
+bool device_memory(const void *p);
+// GPU mode: the agent that executes the network's operations on this PE's GPU heap (gpu_agent.cpp); nullptr
+// in host mode. It lives until gpu::finalize.
+transport::MemoryAgent *heap_agent();
+
 // Waits for everything issued on the runtime's stream (shmem_quiet). Returns ok at once in host mode.
 Status quiet(const char *call);
 

@@ -189,8 +189,10 @@ void log_links(const char *call, const std::vector<PeGpu> &all) {
                         all[pe].ordinal, link_name(l));
   }
   if (remote > 0)
-    GPUSHMEM_LOG_INFO(log::Subsys::init, "%s: %d PE(s) on other nodes: unreachable (no network transport yet)", call,
-                      remote);
+    GPUSHMEM_LOG_INFO(log::Subsys::init,
+                      "%s: %d PE(s) on other nodes: the host API reaches their GPU heaps through "
+                      "the network (each served by its owner's memory agent); device code does not reach them yet",
+                      call, remote);
 }
 
 }  // namespace
@@ -342,6 +344,7 @@ void finalize() {
     if (s->d_peer_base != nullptr) (void)cudaFree(s->d_peer_base);
     if (s->d_peer_transport != nullptr) (void)cudaFree(s->d_peer_transport);
     free_team_table(*s);
+    release_heap_agent();
     if (s->stream != nullptr) (void)cudaStreamDestroy(s->stream);
     (void)cudaGetLastError();
     s->heap.destroy(call);

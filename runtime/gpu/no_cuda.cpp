@@ -29,6 +29,14 @@ Status copy_2d(const char *, void *, size_t, const void *, size_t, size_t, size_
   return Status::not_supported;
 }
 
+bool device_memory(const void *) {
+  return false;
+}
+
+transport::MemoryAgent *heap_agent() {
+  return nullptr;
+}
+
 Status quiet(const char *) {
   return Status::ok;
 }

@@ -28,6 +28,9 @@ struct Session {
 // nullptr in host mode and outside init..finalize.
 Session *session();
 
+// gpu_agent.cpp: frees what the GPU heap's agent holds (finalize, in the session's context).
+void release_heap_agent();
+
 // device_teams.cpp: the device team table, all slots free (init); freed with the session (finalize).
 Status create_team_table(const char *call, Session &s);
 void free_team_table(Session &s);

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "api/api_common.hpp"
+#include "core/thread_scratch.hpp"
 #include "env/env.hpp"
+#include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
 #if GPUSHMEM_BUILT_WITH_UCX
 #include "ucx/ucx_transport.hpp"
@@ -269,6 +271,10 @@ Status init(const char *call, bool globals_everywhere) {
   if (ok) ok = t->register_region(Region::heap, r.heap.base(), r.heap.mapped_bytes()) == Status::ok;
   if (ok && globals_everywhere && r.data.size() != 0)
     ok = t->register_region(Region::globals, r.data.start(), r.data.size()) == Status::ok;
+  // GPU mode: the GPU heap, served by this PE's agent (UCX here cannot reach device memory): its whole
+  // reserved range, of which the agent accepts what is mapped when an operation arrives.
+  if (ok && r.gpu.base != nullptr)
+    ok = t->register_region(Region::gpu_heap, r.gpu.base, r.gpu.limit, gpu::heap_agent()) == Status::ok;
   std::vector<uint8_t> blob;
   if (ok) ok = t->local_blob(&blob) == Status::ok;
   if (int bad = first_failed(ok); bad >= 0) {
@@ -355,18 +361,69 @@ std::string host_of(int pe) {
 RemoteRef ref(const void *sym) {
   const Runtime &r = rt();
   const char *p = static_cast<const char *>(sym);
+  if (const char *g = r.gpu.base; g != nullptr && p >= g && p < g + r.gpu.limit)
+    return {Region::gpu_heap, static_cast<uint64_t>(p - g)};
   if (r.data.contains(p, 1)) return {Region::globals, static_cast<uint64_t>(p - r.data.start())};
   return {Region::heap, static_cast<uint64_t>(p - r.heap.base())};
 }
 
+namespace {
+
+// A local buffer in device memory (GPU mode: the host API's buffers may be shmem_malloc'd or cudaMalloc'd)
+// travels through this thread's host staging buffer, piece by piece: the network reaches host memory only.
+constexpr size_t kStageBytes = 1 << 20;
+
+struct Staging {
+  std::vector<uint8_t> buffer;
+  uint8_t *get() {
+    if (buffer.empty()) buffer.resize(kStageBytes);
+    return buffer.data();
+  }
+};
+
+bool staged(const void *local) {
+  return rt().gpu.base != nullptr && gpu::device_memory(local);
+}
+
+void stage_copy(const char *call, void *dst, const void *src, size_t bytes) {
+  if (gpu::copy(call, dst, src, bytes) != Status::ok)
+    api::fail(call, "staging the device buffer through host memory failed (the CUDA error is above)");
+}
+
+}  // namespace
+
 void put(const char *call, uint32_t chan, int pe, const void *sym_dest, const void *src, size_t bytes, bool nbi) {
-  if (g_active->put(chan, pe, ref(sym_dest), src, bytes,
-                    nbi ? transport::Completion::none : transport::Completion::local, nullptr) != Status::ok)
+  const RemoteRef dst = ref(sym_dest);
+  if (staged(src)) [[unlikely]] {
+    // Each piece leaves the staging buffer before the next is copied in: complete locally.
+    uint8_t *stage = core::thread_scratch<Staging>().get();
+    for (size_t off = 0; off < bytes; off += kStageBytes) {
+      const size_t n = std::min(kStageBytes, bytes - off);
+      stage_copy(call, stage, static_cast<const char *>(src) + off, n);
+      if (g_active->put(chan, pe, RemoteRef{dst.region, dst.offset + off}, stage, n, transport::Completion::local,
+                        nullptr) != Status::ok)
+        fail_transport(call, pe, "the put to");
+    }
+    return;
+  }
+  if (g_active->put(chan, pe, dst, src, bytes, nbi ? transport::Completion::none : transport::Completion::local,
+                    nullptr) != Status::ok)
     fail_transport(call, pe, "the put to");
 }
 
 void get(const char *call, uint32_t chan, int pe, void *dest, const void *sym_src, size_t bytes) {
-  if (g_active->get(chan, pe, dest, ref(sym_src), bytes) != Status::ok) fail_transport(call, pe, "the get from");
+  const RemoteRef src = ref(sym_src);
+  if (staged(dest)) [[unlikely]] {
+    uint8_t *stage = core::thread_scratch<Staging>().get();
+    for (size_t off = 0; off < bytes; off += kStageBytes) {
+      const size_t n = std::min(kStageBytes, bytes - off);
+      if (g_active->get(chan, pe, stage, RemoteRef{src.region, src.offset + off}, n) != Status::ok)
+        fail_transport(call, pe, "the get from");
+      stage_copy(call, static_cast<char *>(dest) + off, stage, n);
+    }
+    return;
+  }
+  if (g_active->get(chan, pe, dest, src, bytes) != Status::ok) fail_transport(call, pe, "the get from");
 }
 
 void amo(const char *call, uint32_t chan, int pe, const void *sym, AmoOp op, size_t width, uint64_t operand,
@@ -377,6 +434,22 @@ void amo(const char *call, uint32_t chan, int pe, const void *sym, AmoOp op, siz
 
 void put_signal(const char *call, uint32_t chan, int pe, const void *sym_dest, const void *src, size_t bytes,
                 const uint64_t *sym_sig, uint64_t value, bool add) {
+  if (bytes != 0 && staged(src)) [[unlikely]] {
+    // Every piece but the last as a put, a fence, then the last with the signal: the signal still lands
+    // after the whole payload.
+    const size_t last = (bytes - 1) / kStageBytes * kStageBytes;
+    const RemoteRef dst = ref(sym_dest);
+    if (last != 0) {
+      put(call, chan, pe, sym_dest, src, last, false);
+      if (g_active->fence(chan) != Status::ok) fail_transport(call, pe, "the put-with-signal to");
+    }
+    uint8_t *stage = core::thread_scratch<Staging>().get();
+    stage_copy(call, stage, static_cast<const char *>(src) + last, bytes - last);
+    if (g_active->put_signal(chan, pe, RemoteRef{dst.region, dst.offset + last}, stage, bytes - last, ref(sym_sig),
+                             value, add) != Status::ok)
+      fail_transport(call, pe, "the put-with-signal to");
+    return;
+  }
   if (g_active->put_signal(chan, pe, ref(sym_dest), src, bytes, ref(sym_sig), value, add) != Status::ok)
     fail_transport(call, pe, "the put-with-signal to");
 }

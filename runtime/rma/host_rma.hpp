@@ -1,7 +1,9 @@
 // Host-initiated RMA. Host-heap targets (same-node shared heaps) are plain loads and stores; GPU-heap
 // targets (GPU mode) are synchronous copies through the runtime's CUDA stream, because the peer's heap is
-// mapped in this process as device memory only. Each operation is written once as a template over the
-// element type; the API files only stamp names. No system call, lock or allocation on the host-heap path.
+// mapped in this process as device memory only. PEs reached through the network (their host or GPU heap)
+// get the transport's operations (net::, which stages device buffers through host memory). Each operation is written
+// once as a template over the element type; the API files only stamp names. No system call, lock or allocation on the
+// host-heap path.
 #pragma once
 
 #include <cstring>
@@ -30,10 +32,10 @@ inline void put_bytes(const char *call, void *dest, const void *source, size_t n
   if (bytes == 0) return api::check_pe_range(call, pe);
   api::check_local_buffer(call, "source", source, nelems);
   api::Remote remote = api::remote_addr(call, "dest", dest, bytes, pe);
-  if (remote.gpu) [[unlikely]]
-    return gpu_copy(call, remote.addr, source, bytes);
   if (remote.net) [[unlikely]]
     return net::put(call, chan, pe, dest, source, bytes, nbi);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy(call, remote.addr, source, bytes);
   std::memcpy(remote.addr, source, bytes);
 }
 
@@ -49,10 +51,10 @@ inline void get_bytes(const char *call, void *dest, const void *source, size_t n
   if (bytes == 0) return api::check_pe_range(call, pe);
   api::check_local_buffer(call, "dest", dest, nelems);
   api::Remote remote = api::remote_addr(call, "source", source, bytes, pe);
-  if (remote.gpu) [[unlikely]]
-    return gpu_copy(call, dest, remote.addr, bytes);
   if (remote.net) [[unlikely]]
     return net::get(call, chan, pe, dest, source, bytes);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy(call, dest, remote.addr, bytes);
   std::memcpy(dest, remote.addr, bytes);
 }
 
@@ -75,10 +77,10 @@ template <class T>
 void p(const char *call, T *dest, T value, int pe, uint32_t chan = 0) {
   api::require_running(call);
   api::Remote remote = api::remote_addr(call, "dest", dest, sizeof(T), pe);
-  if (remote.gpu) [[unlikely]]
-    return gpu_copy(call, remote.addr, &value, sizeof(T));
   if (remote.net) [[unlikely]]
     return net::put(call, chan, pe, dest, &value, sizeof(T), false);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy(call, remote.addr, &value, sizeof(T));
   *reinterpret_cast<T *>(remote.addr) = value;
 }
 

@@ -78,11 +78,11 @@ void iput(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdi
   if (nelems == 0) return;
   api::check_local_buffer(call, "source", source, nelems);
   api::Remote remote = api::remote_addr(call, "dest", dest, strided_extent(call, "dst", dst, nelems, Bytes), pe);
-  if (remote.gpu) [[unlikely]]
-    return gpu_copy_strided(call, remote.addr, dst, static_cast<const char *>(source), sst, Bytes, nelems);
   if (remote.net) [[unlikely]]
     return net_iput<Bytes>(call, chan, pe, static_cast<char *>(dest), dst, static_cast<const char *>(source), sst,
                            nelems);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy_strided(call, remote.addr, dst, static_cast<const char *>(source), sst, Bytes, nelems);
   copy_strided<Bytes>(remote.addr, dst, static_cast<const char *>(source), sst, nelems);
 }
 
@@ -94,11 +94,11 @@ void iget(const char *call, void *dest, const void *source, ptrdiff_t dst, ptrdi
   if (nelems == 0) return;
   api::check_local_buffer(call, "dest", dest, nelems);
   api::Remote remote = api::remote_addr(call, "source", source, strided_extent(call, "sst", sst, nelems, Bytes), pe);
-  if (remote.gpu) [[unlikely]]
-    return gpu_copy_strided(call, static_cast<char *>(dest), dst, remote.addr, sst, Bytes, nelems);
   if (remote.net) [[unlikely]]
     return net_iget<Bytes>(call, chan, pe, static_cast<char *>(dest), dst, static_cast<const char *>(source), sst,
                            nelems);
+  if (remote.gpu) [[unlikely]]
+    return gpu_copy_strided(call, static_cast<char *>(dest), dst, remote.addr, sst, Bytes, nelems);
   copy_strided<Bytes>(static_cast<char *>(dest), dst, remote.addr, sst, nelems);
 }
 

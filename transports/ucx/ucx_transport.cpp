@@ -177,6 +177,10 @@ std::string UcxTransport::describe(int pe) const {
   std::string notes = new_protocols_ ? " (new protocols" : " (classic protocols";
   notes += cpu_atomics_ ? ", CPU-consistent atomics)"
                         : ", atomics by UCX_ATOMIC_MODE: on a NIC not atomic with node-local PEs' CPU atomics)";
+  if (agent_region(pe, Region::gpu_heap))
+    notes +=
+        "; its GPU heap through its memory agent (active messages its CPU copies with the GPU's copy "
+        "engines: UCX here cannot reach device memory)";
   return (lanes.empty() ? std::string("ucx") : "ucx " + lanes) + notes;
 }
 

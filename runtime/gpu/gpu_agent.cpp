@@ -1,0 +1,99 @@
+// The memory agent of this PE's GPU heap (transport.hpp, MemoryAgent): what the network transport calls to
+// execute a peer's operation on this GPU heap where the network cannot reach device memory (no GPUDirect).
+// Copies go through the runtime's stream (copy engines, synchronously); atomics are one-thread kernels with
+// system-scope atomics, so they stay atomic with the device API's atomics on the same word.
+#include <mutex>
+
+#include "gpu/agent_ops.hpp"
+#include "gpu/gpu.hpp"
+#include "gpu/session.hpp"
+#include "state.hpp"
+#include "transport.hpp"
+
+namespace gpushmem::gpu {
+namespace {
+
+class GpuHeapAgent final : public transport::MemoryAgent {
+ public:
+  uint64_t usable_bytes() const override { return rt().gpu.mapped.load(std::memory_order_acquire); }
+
+  Status write(uint64_t offset, const void *src, size_t bytes) override {
+    char *base = rt().gpu.base;
+    if (base == nullptr) return Status::not_supported;
+    return copy("the network's put to this PE's GPU heap", base + offset, src, bytes);
+  }
+
+  Status read(uint64_t offset, void *dst, size_t bytes) override {
+    char *base = rt().gpu.base;
+    if (base == nullptr) return Status::not_supported;
+    return copy("the network's get from this PE's GPU heap", dst, base + offset, bytes);
+  }
+
+  Status atomic(uint64_t offset, transport::AmoOp op, size_t width, uint64_t operand, uint64_t compare,
+                uint64_t *old) override {
+    Session *s = session();
+    if (s == nullptr) return Status::not_supported;
+    std::lock_guard<std::mutex> lock(mu_);
+    ContextScope in_pe_context;
+    const char *call = "the network's atomic on this PE's GPU heap";
+    if (old_ == nullptr) {
+      void *p = nullptr;
+      cudaError_t e = cudaHostAlloc(&p, sizeof(uint64_t), cudaHostAllocMapped | cudaHostAllocPortable);
+      if (e != cudaSuccess)
+        return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
+                         "cudaHostAlloc(8 bytes, mapped) on GPU %d", s->device.ordinal);
+      old_ = static_cast<uint64_t *>(p);
+      session_ = s;
+    }
+    char *word = rt().gpu.base + offset;
+    cudaError_t e = agent_ops::launch_atomic(word, static_cast<int>(op), static_cast<int>(width), operand, compare,
+                                             old_, s->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "check that no earlier kernel failed",
+                       "the agent's atomic kernel (%s, %zu bytes at %p) on GPU %d", transport::amo_op_name(op), width,
+                       static_cast<void *>(word), s->device.ordinal);
+    *old = *static_cast<volatile uint64_t *>(old_);
+    return Status::ok;
+  }
+
+  std::string name() const override { return "this PE's GPU heap"; }
+
+  // gpu::finalize, in the session's context.
+  void release(Session *s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (old_ != nullptr && session_ == s) (void)cudaFreeHost(old_);
+    old_ = nullptr;
+    session_ = nullptr;
+  }
+
+ private:
+  std::mutex mu_;
+  uint64_t *old_ = nullptr;     // mapped pinned host word the atomic kernel writes the old value to
+  Session *session_ = nullptr;  // the session old_ was allocated in
+};
+
+GpuHeapAgent g_agent;
+
+}  // namespace
+
+transport::MemoryAgent *heap_agent() {
+  return session() != nullptr ? &g_agent : nullptr;
+}
+
+void release_heap_agent() {
+  if (Session *s = session()) g_agent.release(s);
+}
+
+bool device_memory(const void *p) {
+  if (session() == nullptr || p == nullptr) return false;
+  ContextScope in_pe_context;
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();  // plain host memory on old drivers
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice;
+}
+
+}  // namespace gpushmem::gpu
