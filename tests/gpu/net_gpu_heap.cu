@@ -15,15 +15,9 @@
 #include <cstring>
 #include <vector>
 
-#include "pe_check.h"
+#include "device_api_common.cuh"  // CUDA_CHECK, pe_check.h
 
 namespace {
-
-#define CUDA_OK(expr)                                                                                         \
-  do {                                                                                                        \
-    cudaError_t e_ = (expr);                                                                                  \
-    if (e_ != cudaSuccess) PE_FAIL("%s failed: %s: %s", #expr, cudaGetErrorName(e_), cudaGetErrorString(e_)); \
-  } while (0)
 
 constexpr size_t kMaxBytes = 3u << 20;  // above the 1 MiB staging and agent chunks
 const size_t kSizes[] = {1, 8, 4097, 1u << 20, kMaxBytes};
@@ -52,7 +46,7 @@ void expect_pattern(const char *what, const unsigned char *got, size_t n, int wr
 // What this PE's GPU heap holds at `sym` (the owner's view, through the copy engine).
 std::vector<unsigned char> read_own(const void *sym, size_t n) {
   std::vector<unsigned char> v(n);
-  CUDA_OK(cudaMemcpy(v.data(), sym, n, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(v.data(), sym, n, cudaMemcpyDeviceToHost));
   return v;
 }
 
@@ -85,7 +79,7 @@ void rma(int me, int next, int prev) {
   auto *dst = static_cast<unsigned char *>(shmem_malloc(kMaxBytes));
   PE_CHECK(dst != nullptr && is_device_memory(dst), "shmem_malloc(%zu) did not return GPU memory", kMaxBytes);
   unsigned char *dev_buf = nullptr;
-  CUDA_OK(cudaMalloc(&dev_buf, kMaxBytes));
+  CUDA_CHECK(cudaMalloc(&dev_buf, kMaxBytes));
   int round = 0;
   for (size_t n : kSizes) {
     for (int from_device = 0; from_device < 2; ++from_device, ++round) {
@@ -94,10 +88,10 @@ void rma(int me, int next, int prev) {
         std::vector<unsigned char> src = make_pattern(me, r, n);
         const void *source = src.data();
         if (from_device) {
-          CUDA_OK(cudaMemcpy(dev_buf, src.data(), n, cudaMemcpyHostToDevice));
+          CUDA_CHECK(cudaMemcpy(dev_buf, src.data(), n, cudaMemcpyHostToDevice));
           // A pageable host-to-device cudaMemcpy may still be in flight when it returns; the runtime reads
           // device buffers on a stream of its own (docs/architecture.md).
-          CUDA_OK(cudaDeviceSynchronize());
+          CUDA_CHECK(cudaDeviceSynchronize());
           source = dev_buf;
         }
         if (nbi) {
@@ -115,15 +109,15 @@ void rma(int me, int next, int prev) {
         // Read it back from the writer's side: the next PE holds what this PE wrote.
         std::vector<unsigned char> back(n, 0);
         if (from_device) {
-          CUDA_OK(cudaMemset(dev_buf, 0, n));
-          CUDA_OK(cudaDeviceSynchronize());
+          CUDA_CHECK(cudaMemset(dev_buf, 0, n));
+          CUDA_CHECK(cudaDeviceSynchronize());
           if (nbi) {
             shmem_getmem_nbi(dev_buf, dst, n, next);
             shmem_quiet();
           } else {
             shmem_getmem(dev_buf, dst, n, next);
           }
-          CUDA_OK(cudaMemcpy(back.data(), dev_buf, n, cudaMemcpyDeviceToHost));
+          CUDA_CHECK(cudaMemcpy(back.data(), dev_buf, n, cudaMemcpyDeviceToHost));
         } else if (nbi) {
           shmem_getmem_nbi(back.data(), dst, n, next);
           shmem_quiet();
@@ -137,7 +131,7 @@ void rma(int me, int next, int prev) {
       }
     }
   }
-  CUDA_OK(cudaFree(dev_buf));
+  CUDA_CHECK(cudaFree(dev_buf));
   shmem_free(dst);
 }
 
@@ -146,7 +140,7 @@ void typed(int me, int next, int prev) {
   shmem_long_p(&words[3], 1000L + me, next);
   shmem_barrier_all();
   long seen = 0;
-  CUDA_OK(cudaMemcpy(&seen, &words[3], sizeof seen, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&seen, &words[3], sizeof seen, cudaMemcpyDeviceToHost));
   PE_CHECK(seen == 1000L + prev, "shmem_long_p: word 3 holds %ld, expected %ld", seen, 1000L + prev);
   long g = shmem_long_g(&words[3], next);
   PE_CHECK(g == 1000L + me, "shmem_long_g from PE %d: %ld, expected %ld", next, g, 1000L + me);
@@ -158,7 +152,7 @@ void typed(int me, int next, int prev) {
   shmem_int_iput(ints, src, 3, 2, 10, next);
   shmem_barrier_all();
   int own[64];
-  CUDA_OK(cudaMemcpy(own, ints, sizeof own, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(own, ints, sizeof own, cudaMemcpyDeviceToHost));
   for (int k = 0; k < 10; ++k)
     PE_CHECK(own[3 * k] == prev * 100 + 2 * k, "shmem_int_iput: element %d holds %d, expected %d", 3 * k, own[3 * k],
              prev * 100 + 2 * k);
@@ -181,7 +175,7 @@ void atomics(int me, int npes) {
   const int owner = 0;
   // PE 0's kernel adds to w[0] with device atomics while every other PE adds to it through the network.
   cudaStream_t stream = nullptr;
-  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   if (me == owner) add_from_device<<<1, 32, 0, stream>>>(&w[0], kDeviceAdds);
   shmem_barrier_all();
   if (me != owner)
@@ -191,13 +185,13 @@ void atomics(int me, int npes) {
       else
         (void)shmem_long_atomic_fetch_inc(&w[0], owner);
     }
-  if (me == owner) CUDA_OK(cudaStreamSynchronize(stream));
-  CUDA_OK(cudaStreamDestroy(stream));
+  if (me == owner) CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamDestroy(stream));
   shmem_barrier_all();
   const long expect = 32L * kDeviceAdds + static_cast<long>(npes - 1) * kAdds;
   long total = 0;
   if (me == owner)
-    CUDA_OK(cudaMemcpy(&total, &w[0], sizeof total, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&total, &w[0], sizeof total, cudaMemcpyDeviceToHost));
   else
     total = shmem_long_atomic_fetch(&w[0], owner);
   PE_CHECK(total == expect, "atomic adds on PE %d's GPU word: %ld, expected %ld (device %ld + network %ld)", owner,
@@ -227,7 +221,7 @@ void atomics(int me, int npes) {
     shmem_barrier_all();
   }
   long mine[4];
-  CUDA_OK(cudaMemcpy(mine, w, sizeof mine, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(mine, w, sizeof mine, cudaMemcpyDeviceToHost));
   const int writer = (me + npes - 1) % npes;
   PE_CHECK(mine[1] == 10L + writer, "w[1] after swap: %ld, expected %ld", mine[1], 10L + writer);
   PE_CHECK(mine[2] == 7, "w[2] after compare_swap: %ld, expected 7", mine[2]);
@@ -242,39 +236,39 @@ void put_signal(int me, int next, int prev) {
   auto *sig = static_cast<uint64_t *>(shmem_calloc(1, sizeof(uint64_t)));
   unsigned char *dev_src = nullptr;
   unsigned long long *bad = nullptr;
-  CUDA_OK(cudaMalloc(&dev_src, kMaxBytes));
-  CUDA_OK(cudaMalloc(&bad, sizeof *bad));
-  CUDA_OK(cudaMemset(bad, 0, sizeof *bad));
-  CUDA_OK(cudaMemset(data, 0, kMaxBytes));
+  CUDA_CHECK(cudaMalloc(&dev_src, kMaxBytes));
+  CUDA_CHECK(cudaMalloc(&bad, sizeof *bad));
+  CUDA_CHECK(cudaMemset(bad, 0, sizeof *bad));
+  CUDA_CHECK(cudaMemset(data, 0, kMaxBytes));
   std::vector<unsigned char> src = make_pattern(me, 99, kMaxBytes);
-  CUDA_OK(cudaMemcpy(dev_src, src.data(), kMaxBytes, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(dev_src, src.data(), kMaxBytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());
   cudaStream_t stream = nullptr;
-  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   // The waiter runs before the payload leaves the peer.
   wait_and_check<<<1, 256, 0, stream>>>(data, kMaxBytes, sig, prev, 99, bad);
   shmem_barrier_all();
   shmem_putmem_signal(data, dev_src, kMaxBytes, sig, 1, SHMEM_SIGNAL_SET, next);
-  CUDA_OK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
   unsigned long long mismatches = 0;
-  CUDA_OK(cudaMemcpy(&mismatches, bad, sizeof mismatches, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&mismatches, bad, sizeof mismatches, cudaMemcpyDeviceToHost));
   PE_CHECK(mismatches == 0, "putmem_signal of %zu bytes from PE %d: %llu bytes wrong when the signal was seen",
            kMaxBytes, prev, mismatches);
-  CUDA_OK(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaStreamDestroy(stream));
   shmem_barrier_all();
   // From a host buffer, the signal added: 8 bytes and the signal, read by their owner.
   const uint64_t word = 0x1122334455667788ull + static_cast<uint64_t>(me);
   shmem_putmem_signal(data, &word, sizeof word, sig, 5, SHMEM_SIGNAL_ADD, next);
   shmem_barrier_all();
   uint64_t v = 0, w = 0;
-  CUDA_OK(cudaMemcpy(&v, sig, sizeof v, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(&w, data, sizeof w, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&v, sig, sizeof v, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&w, data, sizeof w, cudaMemcpyDeviceToHost));
   PE_CHECK(v == 6, "signal after set 1 and add 5: %llu", static_cast<unsigned long long>(v));
   PE_CHECK(w == 0x1122334455667788ull + static_cast<uint64_t>(prev), "putmem_signal of 8 bytes: 0x%llx",
            static_cast<unsigned long long>(w));
   shmem_barrier_all();
-  CUDA_OK(cudaFree(bad));
-  CUDA_OK(cudaFree(dev_src));
+  CUDA_CHECK(cudaFree(bad));
+  CUDA_CHECK(cudaFree(dev_src));
   shmem_free(sig);
   shmem_free(data);
 }
