@@ -16,6 +16,7 @@
 #include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
 #include "net/net.hpp"
+#include "proxy/proxy_runtime.hpp"
 #include "shmem.h"
 #if GPUSHMEM_BUILT_WITH_UCX
 #include "ucx/ucx_api.hpp"
@@ -113,7 +114,8 @@ int print_peers() {
     if (pe == me) {
       std::printf("PE %d of %d (host %s)\n", me, n, gpushmem::net::host_of(me).c_str());
       for (int peer = 0; peer < n; ++peer)
-        std::printf("  -> PE %-4d %s\n", peer, gpushmem::net::describe(peer).c_str());
+        std::printf("  -> PE %-4d %s%s\n", peer, gpushmem::net::describe(peer).c_str(),
+                    gpushmem::proxy_rt::device_path(peer).c_str());
       std::fflush(stdout);
     }
     shmem_barrier_all();

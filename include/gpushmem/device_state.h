@@ -16,7 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GPUSHMEM_DEVICE_STATE_VERSION 4
+#include "gpushmem/proxy_channel.h"
+
+#define GPUSHMEM_DEVICE_STATE_VERSION 5
 
 /* The first bytes of every PE's GPU heap belong to the runtime (device barrier counters, sync words);
    user allocations start after them. Zeroed at init. Its layout is device/internal_area.cuh's. */
@@ -52,19 +54,27 @@ typedef struct gpushmem_device_state {
   /* Device array [GPUSHMEM_MAX_TEAMS] (gpushmem/team_state.h), indexed by a team handle's slot: the teams
      this PE belongs to, as device code sees them (size 0: a free slot). NULL before init. */
   const struct gpushmem_team_state *teams;
-  uint64_t reserved[3]; /* room for the proxy and IBGDA tables without changing the size */
+  /* The CPU proxy (peers whose peer_transport is GPUSHMEM_PEER_PROXY; gpushmem/proxy_channel.h): a device array of
+     proxy_channel_count channels, the requests to PE pe going to channel pe % proxy_channel_count, so one PE's
+     operations stay in order. NULL and 0 when no peer needs the proxy. */
+  const gpushmem_proxy_channel_t *proxy_channels;
+  uint32_t proxy_channel_count;
+  uint32_t proxy_region_gpu_heap; /* the transport's region id of the GPU heap (remote word of a slot) */
+  uint64_t device_timeout_ns;     /* GPUSHMEM_DEVICE_TIMEOUT: how long a GPU thread waits for the proxy; 0: forever */
+  uint64_t reserved[2];           /* room for the IBGDA tables without changing the size */
 } gpushmem_device_state_t;
 
 /* The layout both compilers must agree on (LP64). */
 #ifdef __cplusplus
-static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
+static_assert(sizeof(gpushmem_device_state_t) == 128, "device state layout changed: bump the version");
 static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, error_checks) == 48, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, slot0) == 56, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, local_fast_count) == 76, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, teams) == 80, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, proxy_channels) == 88, "device state layout changed");
 #else
-_Static_assert(sizeof(gpushmem_device_state_t) == 112, "device state layout changed: bump the version");
+_Static_assert(sizeof(gpushmem_device_state_t) == 128, "device state layout changed: bump the version");
 _Static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");
 #endif
 

@@ -37,6 +37,8 @@
 
 #define GPUSHMEM_PROXY_SLOT_BYTES 64
 #define GPUSHMEM_PROXY_DEFAULT_CAPACITY 4096u /* slots per channel: 256 KiB */
+/* Bytes of pinned host memory that go with each slot position (the bounce area, see below). */
+#define GPUSHMEM_PROXY_BOUNCE_BYTES 256u
 
 /* What a slot asks for. */
 enum gpushmem_proxy_op {
@@ -108,6 +110,8 @@ typedef struct gpushmem_proxy_control {
 typedef struct gpushmem_proxy_device_words {
   uint64_t head;
   uint64_t tail_cache;
+  uint64_t completed_cache; /* the producers' last view of control->completed (raised with an atomic max) */
+  uint64_t quieted;         /* head when the last device quiet of this channel completed (skip it if unchanged) */
 } gpushmem_proxy_device_words_t;
 
 /* What device code needs of one channel (in the device state's channel table). */
@@ -117,6 +121,17 @@ typedef struct gpushmem_proxy_channel {
   gpushmem_proxy_device_words_t *words; /* device memory (host memory in host-only tests) */
   uint32_t capacity;                    /* a power of two */
   uint32_t high_water;                  /* slots in flight above which a producer reads tail (3/4 capacity) */
+  /* The bounce area (NULL in the ring-only tests): GPUSHMEM_PROXY_BOUNCE_BYTES of pinned host memory per slot
+     position, at bounce + (index % capacity) * GPUSHMEM_PROXY_BOUNCE_BYTES. A small put's payload is copied
+     there by the producer's threads (so the network sends from host memory without a staging copy, and a
+     source in shared memory works), and a small get's data or a fetching AMO's old value is delivered there
+     for the producer to copy out. Rules, so that no lap overwrites what another still needs:
+       - before writing position p for index i, a producer waits until completed > i - capacity (the
+         previous lap's put has been sent) and owner[p] == 0 (no reader holds it);
+       - a get or fetching AMO owns its position (owner[p] = i + 1, set with a compare-and-swap from 0) from
+         before it publishes until it has copied its data out. */
+  uint8_t *bounce; /* host memory mapped into the GPU: capacity * GPUSHMEM_PROXY_BOUNCE_BYTES */
+  uint64_t *owner; /* device memory: capacity words, 0 or the owning index + 1 */
 } gpushmem_proxy_channel_t;
 
 #define GPUSHMEM_PROXY_SEQ_BITS 32
@@ -192,7 +207,9 @@ static_assert(offsetof(gpushmem_proxy_slot_t, header) == 0 && offsetof(gpushmem_
 static_assert(sizeof(gpushmem_proxy_control_t) == 192 && offsetof(gpushmem_proxy_control_t, completed) == 64 &&
                   offsetof(gpushmem_proxy_control_t, help) == 128,
               "proxy control layout changed");
-static_assert(sizeof(gpushmem_proxy_channel_t) == 32, "proxy channel layout changed");
+static_assert(sizeof(gpushmem_proxy_channel_t) == 48 && offsetof(gpushmem_proxy_channel_t, bounce) == 32,
+              "proxy channel layout changed");
+static_assert(sizeof(gpushmem_proxy_device_words_t) == 32, "proxy device words layout changed");
 static_assert(gpushmem_proxy_header_pe(gpushmem_proxy_header(0x1234567890ull, GPUSHMEM_PROXY_OP_AMO, 0x5a, 0xbeef)) ==
                   0xbeef,
               "header packing");

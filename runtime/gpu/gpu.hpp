@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/status.hpp"
+#include "gpushmem/proxy_channel.h"
 #include "gpushmem/team_state.h"
 
 namespace gpushmem::transport {
@@ -71,6 +72,12 @@ bool device_memory(const void *p);
 // GPU mode: the agent that executes the network's operations on this PE's GPU heap (gpu_agent.cpp); nullptr
 // in host mode. It lives until gpu::finalize.
 transport::MemoryAgent *heap_agent();
+
+// GPU mode: device code reaches the PEs `pes` through the CPU proxy's `count` channels (`table`, a device array,
+// gpushmem/proxy_channel.h): marks them GPUSHMEM_PEER_PROXY and republishes the device state. A null table
+// detaches the proxy again (before its channels are freed). not_supported in host mode.
+Status attach_proxy(const char *call, const std::vector<int> &pes, const gpushmem_proxy_channel_t *table,
+                    uint32_t count);
 
 // Waits for everything issued on the runtime's stream (shmem_quiet). Returns ok at once in host mode.
 Status quiet(const char *call);

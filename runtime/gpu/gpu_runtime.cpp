@@ -7,6 +7,7 @@
 #include "gpu/session.hpp"
 #include "gpu/state_registry.hpp"
 #include "state.hpp"
+#include "transport.hpp"
 
 namespace gpushmem::gpu {
 namespace {
@@ -82,6 +83,11 @@ gpushmem_device_state_t device_state(const Session &s) {
   st.peer_transport = s.d_peer_transport;
   st.teams = s.d_teams;
   st.error_checks = r.error_checks ? 1 : 0;
+  st.proxy_channels = s.d_proxy_channels;
+  st.proxy_channel_count = s.proxy_channel_count;
+  st.proxy_region_gpu_heap = static_cast<uint32_t>(transport::Region::gpu_heap);
+  st.device_timeout_ns =
+      static_cast<uint64_t>(std::max<int64_t>(env::get().GPUSHMEM_DEVICE_TIMEOUT, 0)) * 1000000000ull;
   // The fast path holds when the node's PEs are consecutive world PEs, each mapped at its slot.
   const std::vector<int> &local = r.topology.local_pes;
   bool fast = !local.empty();
@@ -315,6 +321,25 @@ Status grow(const char *call, uint64_t min_user_bytes, uint64_t *added_user_byte
   *added_user_bytes = user_bytes_mapped() - before;
   GPUSHMEM_LOG_DEBUG(log::Subsys::heap, "%s: GPU symmetric heap grew by %llu bytes to %llu", call,
                      static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(s->heap.mapped()));
+  return Status::ok;
+}
+
+Status attach_proxy(const char *call, const std::vector<int> &pes, const gpushmem_proxy_channel_t *table,
+                    uint32_t count) {
+  Session *s = session();
+  if (s == nullptr) return Status::not_supported;
+  ContextScope in_pe_context;
+  const uint8_t kind = table != nullptr ? GPUSHMEM_PEER_PROXY : GPUSHMEM_PEER_UNREACHABLE;
+  for (int pe : pes) {
+    cudaError_t e = cudaMemcpyAsync(s->d_peer_transport + pe, &kind, 1, cudaMemcpyHostToDevice, s->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "GPUSHMEM_DISABLE_CUDA=1 runs without the GPU",
+                       "cudaMemcpyAsync of PE %d's entry of the peer-transport table", pe);
+  }
+  s->d_proxy_channels = table;
+  s->proxy_channel_count = table != nullptr ? count : 0;
+  publish(device_state(*s));
   return Status::ok;
 }
 

@@ -41,6 +41,10 @@ Status quiet(const char *) {
   return Status::ok;
 }
 
+Status attach_proxy(const char *, const std::vector<int> &, const gpushmem_proxy_channel_t *, uint32_t) {
+  return Status::not_supported;
+}
+
 Status publish_team(const char *, const gpushmem_team_state_t &) {
   return Status::ok;
 }

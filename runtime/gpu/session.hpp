@@ -23,6 +23,8 @@ struct Session {
   char **d_peer_base = nullptr;              // device copy of rt().gpu.peer_base
   uint8_t *d_peer_transport = nullptr;       // device array of enum gpushmem_peer_transport
   gpushmem_team_state_t *d_teams = nullptr;  // device array [GPUSHMEM_MAX_TEAMS]: the team table (device_teams.cpp)
+  const gpushmem_proxy_channel_t *d_proxy_channels = nullptr;  // attach_proxy: the proxy's device table
+  uint32_t proxy_channel_count = 0;
 };
 
 // nullptr in host mode and outside init..finalize.

@@ -99,8 +99,8 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void **>(&ring_dev), ring, 0));
   CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void **>(&control_dev), control, 0));
   const uint32_t hwm = capacity * 3 / 4;
-  gpushmem_proxy_channel_t host_view = {ring, control, words, capacity, hwm};
-  gpushmem_proxy_channel_t dev_view = {ring_dev, control_dev, words, capacity, hwm};
+  gpushmem_proxy_channel_t host_view = {ring, control, words, capacity, hwm, nullptr, nullptr};
+  gpushmem_proxy_channel_t dev_view = {ring_dev, control_dev, words, capacity, hwm, nullptr, nullptr};
 
   CheckingBackend be(producers);
   proxy::ServiceOptions o;

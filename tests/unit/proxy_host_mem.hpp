@@ -67,7 +67,7 @@ struct HostChannel {
     for (uint32_t p = 0; p < capacity; ++p) ring[p].header = gpushmem_proxy_free_header(start, capacity, p);  // ...
     // ... and headers one lap old: no slot looks published at start
     control.tail = control.completed = words.head = words.tail_cache = start;
-    c = {ring.data(), &control, &words, capacity, capacity * 3 / 4};
+    c = {ring.data(), &control, &words, capacity, capacity * 3 / 4, nullptr, nullptr};
   }
 };
 

@@ -1,7 +1,8 @@
 /*
  * From a symmetric address and a PE to the address this thread loads and stores: the peer's heap is
  * mapped here at peer_base[pe] (P2P over NVLink or PCIe, or this PE's own heap), at the same offset as
- * in this PE's heap. Other transports (proxy, IBGDA) will dispatch here on peer_transport[pe], P2P first.
+ * in this PE's heap. A peer reached through the CPU proxy (peer_transport[pe]) gets NULL from reach(), P2P
+ * first; IBGDA will dispatch here too.
  */
 #ifndef GPUSHMEM_DEVICE_ADDRESS_CUH
 #define GPUSHMEM_DEVICE_ADDRESS_CUH
@@ -11,6 +12,7 @@
 #include "gpushmem/device/checks.cuh"
 #include "gpushmem/device/internal_area.cuh"
 #include "gpushmem/device/state.cuh"
+#include "gpushmem/device/transport/proxy.cuh"
 
 namespace gpushmem {
 namespace device {
@@ -25,11 +27,12 @@ __device__ __forceinline__ char *peer_heap(int pe) {
   return s.peer_base == nullptr ? nullptr : s.peer_base[pe];
 }
 
-/* Where `bytes` bytes at symmetric `sym` on PE `pe` are reached from here. `arg` names the argument in
-   error reports. The two unconditional tests read uniform constant memory and cost next to nothing;
-   they turn a use before init and an unmapped peer into a message instead of a fault. */
+/* Where `bytes` bytes at symmetric `sym` on PE `pe` are reached from here, or NULL when the peer's heap is
+   not mapped and the CPU proxy reaches it (the caller then takes the proxy path, out of line). `arg` names
+   the argument in error reports. The two unconditional tests read uniform constant memory and cost next to
+   nothing; they turn a use before init and an unreachable peer into a message instead of a fault. */
 template <class T>
-__device__ __forceinline__ T *remote(const char *call, const char *arg, T *sym, size_t bytes, int pe) {
+__device__ __forceinline__ T *reach(const char *call, const char *arg, T *sym, size_t bytes, int pe) {
   if (error_checks()) {
     check_pe(call, pe, sym);
     check_symmetric(call, arg, sym, bytes, pe);
@@ -43,8 +46,19 @@ __device__ __forceinline__ T *remote(const char *call, const char *arg, T *sym, 
   char *const *peer_base = s.peer_base;
   if (peer_base == nullptr) fail_not_initialized(call);
   char *base = peer_base[pe];
-  if (base == nullptr) fail_unreachable(call, pe, sym);
+  if (base == nullptr) {
+    if (proxy_reaches(pe)) return nullptr;
+    fail_unreachable(call, pe, sym);
+  }
   return reinterpret_cast<T *>(base + offset);
+}
+
+/* The same for the operations that need the peer's memory mapped (they have no proxy path yet). */
+template <class T>
+__device__ __forceinline__ T *remote(const char *call, const char *arg, T *sym, size_t bytes, int pe) {
+  T *r = reach(call, arg, sym, bytes, pe);
+  if (r == nullptr) fail_proxy_unsupported(call, pe, sym);
+  return r;
 }
 
 /* A symmetric word this PE waits on or reads itself (ivars, signal words). */

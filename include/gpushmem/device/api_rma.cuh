@@ -14,16 +14,16 @@
 #endif
 
 /* ---- bytes ---------------------------------------------------------------------------------------- */
-#define GPUSHMEMI_HD_MEM(OP, DIR)                                                                            \
+#define GPUSHMEMI_HD_MEM(OP, IMPL)                                                                           \
   extern "C" void gpushmemi_host_shmem_##OP(void *, const void *, size_t, int) __asm__("shmem_" #OP);        \
   static inline __host__ __device__ void shmem_##OP(void *dest, const void *source, size_t nelems, int pe) { \
-    GPUSHMEMI_HD_BODY(GPUSHMEMI_DEV::DIR##mem<GPUSHMEMI_THREAD>("shmem_" #OP, dest, source, nelems, pe),     \
+    GPUSHMEMI_HD_BODY(GPUSHMEMI_DEV::IMPL<GPUSHMEMI_THREAD>("shmem_" #OP, dest, source, nelems, pe),         \
                       gpushmemi_host_shmem_##OP(dest, source, nelems, pe));                                  \
   }
-GPUSHMEMI_HD_MEM(putmem, put)
-GPUSHMEMI_HD_MEM(getmem, get)
-GPUSHMEMI_HD_MEM(putmem_nbi, put)
-GPUSHMEMI_HD_MEM(getmem_nbi, get)
+GPUSHMEMI_HD_MEM(putmem, putmem)
+GPUSHMEMI_HD_MEM(getmem, getmem)
+GPUSHMEMI_HD_MEM(putmem_nbi, putmem_nbi)
+GPUSHMEMI_HD_MEM(getmem_nbi, getmem_nbi)
 #undef GPUSHMEMI_HD_MEM
 
 /* ---- typed ---------------------------------------------------------------------------------------- */
@@ -39,8 +39,8 @@ GPUSHMEMI_HD_MEM(getmem_nbi, get)
 #define GPUSHMEMI_HD_TYPED_RMA(T, N)                                                                              \
   GPUSHMEMI_HD_TYPED_BULK(T, N, put, put)                                                                         \
   GPUSHMEMI_HD_TYPED_BULK(T, N, get, get)                                                                         \
-  GPUSHMEMI_HD_TYPED_BULK(T, N, put_nbi, put)                                                                     \
-  GPUSHMEMI_HD_TYPED_BULK(T, N, get_nbi, get)                                                                     \
+  GPUSHMEMI_HD_TYPED_BULK(T, N, put_nbi, put_nbi)                                                                 \
+  GPUSHMEMI_HD_TYPED_BULK(T, N, get_nbi, get_nbi)                                                                 \
   extern "C" void gpushmemi_host_shmem_##N##_p(T *, T, int) __asm__("shmem_" #N "_p");                            \
   extern "C" T gpushmemi_host_shmem_##N##_g(const T *, int) __asm__("shmem_" #N "_g");                            \
   static inline __host__ __device__ void shmem_##N##_p(T *dest, T value, int pe) {                                \
@@ -60,18 +60,18 @@ GPUSHMEM_DEVICE_RMA_TYPES(GPUSHMEMI_HD_TYPED_RMA)
 #undef GPUSHMEMI_HD_TYPED_BULK
 
 /* ---- sized ---------------------------------------------------------------------------------------- */
-#define GPUSHMEMI_HD_SIZED_BULK(S, OP, DIR)                                                                          \
-  extern "C" void gpushmemi_host_shmem_##OP(void *, const void *, size_t, int) __asm__("shmem_" #OP);                \
-  static inline __host__ __device__ void shmem_##OP(void *dest, const void *source, size_t nelems, int pe) {         \
-    GPUSHMEMI_HD_BODY(GPUSHMEMI_DEV::DIR##mem<GPUSHMEMI_THREAD>("shmem_" #OP, dest, source, nelems * ((S) / 8), pe), \
-                      gpushmemi_host_shmem_##OP(dest, source, nelems, pe));                                          \
+#define GPUSHMEMI_HD_SIZED_BULK(S, OP, IMPL)                                                                     \
+  extern "C" void gpushmemi_host_shmem_##OP(void *, const void *, size_t, int) __asm__("shmem_" #OP);            \
+  static inline __host__ __device__ void shmem_##OP(void *dest, const void *source, size_t nelems, int pe) {     \
+    GPUSHMEMI_HD_BODY(GPUSHMEMI_DEV::IMPL<GPUSHMEMI_THREAD>("shmem_" #OP, dest, source, nelems * ((S) / 8), pe), \
+                      gpushmemi_host_shmem_##OP(dest, source, nelems, pe));                                      \
   }
 
 #define GPUSHMEMI_HD_SIZED_RMA(S)                                                                            \
-  GPUSHMEMI_HD_SIZED_BULK(S, put##S, put)                                                                    \
-  GPUSHMEMI_HD_SIZED_BULK(S, get##S, get)                                                                    \
-  GPUSHMEMI_HD_SIZED_BULK(S, put##S##_nbi, put)                                                              \
-  GPUSHMEMI_HD_SIZED_BULK(S, get##S##_nbi, get)                                                              \
+  GPUSHMEMI_HD_SIZED_BULK(S, put##S, putmem)                                                                 \
+  GPUSHMEMI_HD_SIZED_BULK(S, get##S, getmem)                                                                 \
+  GPUSHMEMI_HD_SIZED_BULK(S, put##S##_nbi, putmem_nbi)                                                       \
+  GPUSHMEMI_HD_SIZED_BULK(S, get##S##_nbi, getmem_nbi)                                                       \
   GPUSHMEMI_HD_FN(                                                                                           \
       void, shmem_iput##S, GPUSHMEMI_STRIDED_PARAMS(void), GPUSHMEMI_STRIDED_ARGS,                           \
       (GPUSHMEMI_DEV::iput_sized<GPUSHMEMI_THREAD, S>("shmem_iput" #S, dest, source, dst, sst, nelems, pe))) \

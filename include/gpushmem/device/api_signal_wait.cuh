@@ -24,25 +24,26 @@
 
 #define GPUSHMEMI_MEM_SIGNAL(SUFFIX)                                                                                  \
   GPUSHMEMI_HD_FN(void, shmem_putmem_signal##SUFFIX, GPUSHMEMI_SIGNAL_PARAMS(void), GPUSHMEMI_SIGNAL_ARGS,            \
-                  GPUSHMEMI_DEV::putmem_signal<GPUSHMEMI_THREAD>("shmem_putmem_signal" #SUFFIX, dest, source, nelems, \
-                                                                 sig_addr, signal, sig_op, pe))
+                  GPUSHMEMI_DEV::putmem_signal##SUFFIX<GPUSHMEMI_THREAD>("shmem_putmem_signal" #SUFFIX, dest, source, \
+                                                                         nelems, sig_addr, signal, sig_op, pe))
 GPUSHMEMI_MEM_SIGNAL()
 GPUSHMEMI_MEM_SIGNAL(_nbi)
 #undef GPUSHMEMI_MEM_SIGNAL
 
 #define GPUSHMEMI_TYPED_SIGNAL_ONE(T, N, SUFFIX)                                                                       \
   GPUSHMEMI_HD_FN(void, shmem_##N##_put_signal##SUFFIX, GPUSHMEMI_SIGNAL_PARAMS(T), GPUSHMEMI_SIGNAL_ARGS,             \
-                  GPUSHMEMI_DEV::put_signal<GPUSHMEMI_THREAD>("shmem_" #N "_put_signal" #SUFFIX, dest, source, nelems, \
-                                                              sig_addr, signal, sig_op, pe))
+                  GPUSHMEMI_DEV::put_signal##SUFFIX<GPUSHMEMI_THREAD>("shmem_" #N "_put_signal" #SUFFIX, dest, source, \
+                                                                      nelems, sig_addr, signal, sig_op, pe))
 #define GPUSHMEMI_TYPED_SIGNAL(T, N) GPUSHMEMI_TYPED_SIGNAL_ONE(T, N, ) GPUSHMEMI_TYPED_SIGNAL_ONE(T, N, _nbi)
 GPUSHMEM_DEVICE_RMA_TYPES(GPUSHMEMI_TYPED_SIGNAL)
 #undef GPUSHMEMI_TYPED_SIGNAL
 #undef GPUSHMEMI_TYPED_SIGNAL_ONE
 
-#define GPUSHMEMI_SIZED_SIGNAL_ONE(S, SUFFIX)                                                                    \
-  GPUSHMEMI_HD_FN(void, shmem_put##S##_signal##SUFFIX, GPUSHMEMI_SIGNAL_PARAMS(void), GPUSHMEMI_SIGNAL_ARGS,     \
-                  GPUSHMEMI_DEV::putmem_signal<GPUSHMEMI_THREAD>("shmem_put" #S "_signal" #SUFFIX, dest, source, \
-                                                                 nelems * ((S) / 8), sig_addr, signal, sig_op, pe))
+#define GPUSHMEMI_SIZED_SIGNAL_ONE(S, SUFFIX)                                                                \
+  GPUSHMEMI_HD_FN(                                                                                           \
+      void, shmem_put##S##_signal##SUFFIX, GPUSHMEMI_SIGNAL_PARAMS(void), GPUSHMEMI_SIGNAL_ARGS,             \
+      GPUSHMEMI_DEV::putmem_signal##SUFFIX<GPUSHMEMI_THREAD>("shmem_put" #S "_signal" #SUFFIX, dest, source, \
+                                                             nelems * ((S) / 8), sig_addr, signal, sig_op, pe))
 #define GPUSHMEMI_SIZED_SIGNAL(S) GPUSHMEMI_SIZED_SIGNAL_ONE(S, ) GPUSHMEMI_SIZED_SIGNAL_ONE(S, _nbi)
 GPUSHMEM_RMA_SIZES(GPUSHMEMI_SIZED_SIGNAL)
 #undef GPUSHMEMI_SIZED_SIGNAL

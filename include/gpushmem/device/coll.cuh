@@ -90,7 +90,9 @@ __device__ __forceinline__ int collectmem(const char *call, const void *team, vo
   coll_finish<Scope>(call, team);  // (nothing to quiet yet) every member's count is published
   size_t offset = 0;
   for (int i = 0; i < t->my_index; ++i) {
-    internal_area *peer = internal_area_of(gpushmem_team_world_pe(t, i));
+    const int pe = gpushmem_team_world_pe(t, i);
+    internal_area *peer = internal_area_of(pe);
+    if (peer == nullptr) fail_proxy_unsupported(call, pe, nullptr);
     offset += static_cast<size_t>(peer->team_sync[t->slot].count);
   }
   if (bytes != 0)

@@ -1,7 +1,7 @@
 /*
- * RMA over P2P: p/g, put/get (blocking and nbi: over load/store both complete before returning), and the
- * strided iput/iget. Each is written once, on the element type and the scope; <shmem.h> and <shmemx.h>
- * stamp the typed names from the type table. `call` is the public name, for error reports.
+ * RMA: p/g, put/get (blocking and nbi: over load/store both complete before returning; through the CPU
+ * proxy see transport/proxy.cuh), and the strided iput/iget. Each is written once, on the element type and the scope;
+ * <shmem.h> and <shmemx.h> stamp the typed names from the type table. `call` is the public name, for error reports.
  *
  * Cooperative forms synchronise their group on entry (so lanes may have just written the source) and on
  * exit (so every lane may reuse the source, or read the destination, once the call returns).
@@ -22,26 +22,49 @@ namespace {
 /* One element: a volatile access, so a p or g in a loop is really issued each time. */
 template <class T>
 __device__ __forceinline__ void p(const char *call, T *dest, T value, int pe) {
-  *static_cast<volatile T *>(remote(call, "dest", dest, sizeof(T), pe)) = value;
+  if (T *r = reach(call, "dest", dest, sizeof(T), pe))
+    *static_cast<volatile T *>(r) = value;
+  else
+    proxy_putmem(call, dest, &value, sizeof(T), pe, false);
 }
 
 template <class T>
 __device__ __forceinline__ T g(const char *call, const T *source, int pe) {
-  return *static_cast<const volatile T *>(remote(call, "source", source, sizeof(T), pe));
+  if (const T *r = reach(call, "source", source, sizeof(T), pe)) return *static_cast<const volatile T *>(r);
+  T v;
+  proxy_getmem(call, &v, source, sizeof(T), pe, false);
+  return v;
 }
 
-template <class Scope>
+/* Over P2P the nbi forms are the blocking ones (stores complete at issue); through the proxy a put_nbi does not
+   wait for a staged source, nor a get_nbi into global memory for its data (quiet does). Over the proxy the
+   group's rank 0 issues the whole transfer. */
+template <class Scope, bool Nbi = false>
 __device__ __forceinline__ void putmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
   Scope::sync();
-  copy_data<Scope>(remote(call, "dest", static_cast<char *>(dest), bytes, pe), source, bytes);
+  if (char *r = reach(call, "dest", static_cast<char *>(dest), bytes, pe))
+    copy_data<Scope>(r, source, bytes);
+  else if (Scope::rank() == 0)
+    proxy_putmem(call, dest, source, bytes, pe, Nbi);
   Scope::sync();
 }
 
-template <class Scope>
+template <class Scope, bool Nbi = false>
 __device__ __forceinline__ void getmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
   Scope::sync();
-  copy_data<Scope>(dest, remote(call, "source", static_cast<const char *>(source), bytes, pe), bytes);
+  if (const char *r = reach(call, "source", static_cast<const char *>(source), bytes, pe))
+    copy_data<Scope>(dest, r, bytes);
+  else if (Scope::rank() == 0)
+    proxy_getmem(call, dest, source, bytes, pe, Nbi);
   Scope::sync();
+}
+template <class Scope>
+__device__ __forceinline__ void putmem_nbi(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+  putmem<Scope, true>(call, dest, source, bytes, pe);
+}
+template <class Scope>
+__device__ __forceinline__ void getmem_nbi(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+  getmem<Scope, true>(call, dest, source, bytes, pe);
 }
 
 template <class Scope, class T>
@@ -52,6 +75,14 @@ __device__ __forceinline__ void put(const char *call, T *dest, const T *source, 
 template <class Scope, class T>
 __device__ __forceinline__ void get(const char *call, T *dest, const T *source, size_t nelems, int pe) {
   getmem<Scope>(call, dest, source, nelems * sizeof(T), pe);
+}
+template <class Scope, class T>
+__device__ __forceinline__ void put_nbi(const char *call, T *dest, const T *source, size_t nelems, int pe) {
+  putmem<Scope, true>(call, dest, source, nelems * sizeof(T), pe);
+}
+template <class Scope, class T>
+__device__ __forceinline__ void get_nbi(const char *call, T *dest, const T *source, size_t nelems, int pe) {
+  getmem<Scope, true>(call, dest, source, nelems * sizeof(T), pe);
 }
 
 /* Bytes spanned by nelems elements `stride` apart (the range an iput writes or an iget reads). */
@@ -68,8 +99,13 @@ __device__ __forceinline__ void iput(const char *call, E *dest, const E *source,
     check_stride(call, "sst", sst);
   }
   Scope::sync();
-  E *r = remote(call, "dest", dest, strided_extent<E>(dst, nelems), pe);
-  copy_strided<Scope>(r, dst, source, sst, nelems);
+  if (E *r = reach(call, "dest", dest, strided_extent<E>(dst, nelems), pe)) {
+    copy_strided<Scope>(r, dst, source, sst, nelems);
+  } else {
+    // Through the proxy: one request per element, the group's lanes sharing them.
+    for (size_t i = Scope::rank(); i < nelems; i += Scope::size())
+      proxy_putmem(call, dest + i * dst, source + i * sst, sizeof(E), pe, false);
+  }
   Scope::sync();
 }
 
@@ -81,8 +117,12 @@ __device__ __forceinline__ void iget(const char *call, E *dest, const E *source,
     check_stride(call, "sst", sst);
   }
   Scope::sync();
-  const E *r = remote(call, "source", source, strided_extent<E>(sst, nelems), pe);
-  copy_strided<Scope>(dest, dst, r, sst, nelems);
+  if (const E *r = reach(call, "source", source, strided_extent<E>(sst, nelems), pe)) {
+    copy_strided<Scope>(dest, dst, r, sst, nelems);
+  } else {
+    for (size_t i = Scope::rank(); i < nelems; i += Scope::size())
+      proxy_getmem(call, dest + i * dst, source + i * sst, sizeof(E), pe, false);
+  }
   Scope::sync();
 }
 

@@ -31,10 +31,10 @@
     GPUSHMEMI_DEV::getmem<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_getmem_" #SCOPE, dest, source, nelems, pe);          \
   }                                                                                                                  \
   static inline __device__ void shmemx_putmem_nbi_##SCOPE(void *dest, const void *source, size_t nelems, int pe) {   \
-    GPUSHMEMI_DEV::putmem<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_putmem_nbi_" #SCOPE, dest, source, nelems, pe);      \
+    GPUSHMEMI_DEV::putmem_nbi<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_putmem_nbi_" #SCOPE, dest, source, nelems, pe);  \
   }                                                                                                                  \
   static inline __device__ void shmemx_getmem_nbi_##SCOPE(void *dest, const void *source, size_t nelems, int pe) {   \
-    GPUSHMEMI_DEV::getmem<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_getmem_nbi_" #SCOPE, dest, source, nelems, pe);      \
+    GPUSHMEMI_DEV::getmem_nbi<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_getmem_nbi_" #SCOPE, dest, source, nelems, pe);  \
   }                                                                                                                  \
   static inline __device__ void shmemx_putmem_signal_##SCOPE(                                                        \
       void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {      \
@@ -43,8 +43,8 @@
   }                                                                                                                  \
   static inline __device__ void shmemx_putmem_signal_nbi_##SCOPE(                                                    \
       void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {      \
-    GPUSHMEMI_DEV::putmem_signal<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_putmem_signal_nbi_" #SCOPE, dest, source,     \
-                                                               nelems, sig_addr, signal, sig_op, pe);                \
+    GPUSHMEMI_DEV::putmem_signal_nbi<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_putmem_signal_nbi_" #SCOPE, dest, source, \
+                                                                   nelems, sig_addr, signal, sig_op, pe);            \
   }                                                                                                                  \
   static inline __device__ void shmemx_barrier_all_##SCOPE(void) {                                                   \
     GPUSHMEMI_DEV::barrier_all<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_barrier_all_" #SCOPE);                          \
@@ -70,17 +70,17 @@ GPUSHMEMI_COOP_MEM(block)
 #define GPUSHMEMI_COOP_TYPED_SIGNAL(T, N, SCOPE, OP)                                                                   \
   static inline __device__ void shmemx_##N##_##OP##_##SCOPE(T *dest, const T *source, size_t nelems,                   \
                                                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { \
-    GPUSHMEMI_DEV::put_signal<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_" #N "_" #OP "_" #SCOPE, dest, source, nelems,     \
-                                                            sig_addr, signal, sig_op, pe);                             \
+    GPUSHMEMI_DEV::OP<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_" #N "_" #OP "_" #SCOPE, dest, source, nelems, sig_addr,   \
+                                                    signal, sig_op, pe);                                               \
   }
-#define GPUSHMEMI_COOP_TYPED(T, N, SCOPE)              \
-  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, put, put)      \
-  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, get, get)      \
-  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, put_nbi, put)  \
-  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, get_nbi, get)  \
-  GPUSHMEMI_COOP_TYPED_STRIDED(T, N, SCOPE, iput)      \
-  GPUSHMEMI_COOP_TYPED_STRIDED(T, N, SCOPE, iget)      \
-  GPUSHMEMI_COOP_TYPED_SIGNAL(T, N, SCOPE, put_signal) \
+#define GPUSHMEMI_COOP_TYPED(T, N, SCOPE)                 \
+  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, put, put)         \
+  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, get, get)         \
+  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, put_nbi, put_nbi) \
+  GPUSHMEMI_COOP_TYPED_ONE(T, N, SCOPE, get_nbi, get_nbi) \
+  GPUSHMEMI_COOP_TYPED_STRIDED(T, N, SCOPE, iput)         \
+  GPUSHMEMI_COOP_TYPED_STRIDED(T, N, SCOPE, iget)         \
+  GPUSHMEMI_COOP_TYPED_SIGNAL(T, N, SCOPE, put_signal)    \
   GPUSHMEMI_COOP_TYPED_SIGNAL(T, N, SCOPE, put_signal_nbi)
 #define GPUSHMEMI_COOP_TYPED_WARP(T, N) GPUSHMEMI_COOP_TYPED(T, N, warp)
 #define GPUSHMEMI_COOP_TYPED_BLOCK(T, N) GPUSHMEMI_COOP_TYPED(T, N, block)
@@ -93,10 +93,9 @@ GPUSHMEM_DEVICE_RMA_TYPES(GPUSHMEMI_COOP_TYPED_BLOCK)
 #undef GPUSHMEMI_COOP_TYPED_STRIDED
 #undef GPUSHMEMI_COOP_TYPED_ONE
 
-#define GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, OP, DIR)                                                                  \
-  static inline __device__ void shmemx_##OP##_##SCOPE(void *dest, const void *source, size_t nelems, int pe) {        \
-    GPUSHMEMI_DEV::DIR##mem<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_" #OP "_" #SCOPE, dest, source, nelems * ((S) / 8), \
-                                                          pe);                                                        \
+#define GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, OP, IMPL)                                                                  \
+  static inline __device__ void shmemx_##OP##_##SCOPE(void *dest, const void *source, size_t nelems, int pe) {         \
+    GPUSHMEMI_DEV::IMPL<GPUSHMEMI_DEV::SCOPE##_scope>("shmemx_" #OP "_" #SCOPE, dest, source, nelems * ((S) / 8), pe); \
   }
 #define GPUSHMEMI_COOP_SIZED_STRIDED(S, SCOPE, DIR)                                                                  \
   static inline __device__ void shmemx_i##DIR##S##_##SCOPE(void *dest, const void *source, ptrdiff_t dst,            \
@@ -107,17 +106,17 @@ GPUSHMEM_DEVICE_RMA_TYPES(GPUSHMEMI_COOP_TYPED_BLOCK)
 #define GPUSHMEMI_COOP_SIZED_SIGNAL(S, SCOPE, SUFFIX)                                                                  \
   static inline __device__ void shmemx_put##S##_signal##SUFFIX##_##SCOPE(                                              \
       void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {        \
-    GPUSHMEMI_DEV::putmem_signal<GPUSHMEMI_DEV::SCOPE##_scope>(                                                        \
+    GPUSHMEMI_DEV::putmem_signal##SUFFIX<GPUSHMEMI_DEV::SCOPE##_scope>(                                                \
         "shmemx_put" #S "_signal" #SUFFIX "_" #SCOPE, dest, source, nelems * ((S) / 8), sig_addr, signal, sig_op, pe); \
   }
-#define GPUSHMEMI_COOP_SIZED(S, SCOPE)                   \
-  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, put##S, put)       \
-  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, get##S, get)       \
-  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, put##S##_nbi, put) \
-  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, get##S##_nbi, get) \
-  GPUSHMEMI_COOP_SIZED_STRIDED(S, SCOPE, put)            \
-  GPUSHMEMI_COOP_SIZED_STRIDED(S, SCOPE, get)            \
-  GPUSHMEMI_COOP_SIZED_SIGNAL(S, SCOPE, )                \
+#define GPUSHMEMI_COOP_SIZED(S, SCOPE)                          \
+  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, put##S, putmem)           \
+  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, get##S, getmem)           \
+  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, put##S##_nbi, putmem_nbi) \
+  GPUSHMEMI_COOP_SIZED_BULK(S, SCOPE, get##S##_nbi, getmem_nbi) \
+  GPUSHMEMI_COOP_SIZED_STRIDED(S, SCOPE, put)                   \
+  GPUSHMEMI_COOP_SIZED_STRIDED(S, SCOPE, get)                   \
+  GPUSHMEMI_COOP_SIZED_SIGNAL(S, SCOPE, )                       \
   GPUSHMEMI_COOP_SIZED_SIGNAL(S, SCOPE, _nbi)
 #define GPUSHMEMI_COOP_SIZED_WARP(S) GPUSHMEMI_COOP_SIZED(S, warp)
 #define GPUSHMEMI_COOP_SIZED_BLOCK(S) GPUSHMEMI_COOP_SIZED(S, block)

@@ -25,11 +25,15 @@ namespace gpushmem {
 namespace device {
 namespace {
 
+/* Over P2P a system fence; with proxy channels also a QUIET through each channel used since the last one (one
+   constant-bank test when there are none). */
 __device__ __forceinline__ void quiet() {
   fence_complete_all();
+  if (state().proxy_channel_count != 0) proxy_quiet("shmem_quiet");
 }
 __device__ __forceinline__ void fence() {
   fence_order_per_pe();
+  if (state().proxy_channel_count != 0) proxy_fence();
 }
 
 /* The rounds, run by the one calling thread. `after_quiet`: the caller has just fenced at system scope. */
@@ -45,11 +49,17 @@ __device__ __noinline__ inline void sync_all_rounds(const char *call, bool after
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int to = (me + distance) % n;
     internal_area *peer = internal_area_of(to);
-    if (peer == nullptr) fail_unreachable(call, to, nullptr);
-    if (released)
-      arrive_after_quiet(&peer->sync_round[k].value, epoch);
-    else
-      arrive_release(&peer->sync_round[k].value, epoch);
+    if (peer != nullptr) {
+      if (released)
+        arrive_after_quiet(&peer->sync_round[k].value, epoch);
+      else
+        arrive_release(&peer->sync_round[k].value, epoch);
+    } else if (proxy_reaches(to)) {
+      // The same word of the peer's internal area, through the proxy (its slot's release orders what came before).
+      proxy_signal(call, &mine->sync_round[k].value, epoch, false, to);
+    } else {
+      fail_unreachable(call, to, nullptr);
+    }
     released = false;  // later rounds must pass on what this PE acquired in the earlier ones
     // An acquire spin: the load that sees the epoch makes this round's sender's earlier stores visible,
     // without a system fence on the critical path.

@@ -85,9 +85,13 @@ __device__ __noinline__ inline void team_sync_rounds(const char *call, const voi
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int to = gpushmem_team_world_pe(t, (me + distance) % n);
     internal_area *peer = internal_area_of(to);
-    if (peer == nullptr) fail_unreachable(call, to, nullptr);
     // A release: this PE's earlier stores, and what it learned in earlier rounds, go before the arrival.
-    arrive_release(&peer->team_sync[slot].round[k], epoch);
+    if (peer != nullptr)
+      arrive_release(&peer->team_sync[slot].round[k], epoch);
+    else if (proxy_reaches(to))
+      proxy_signal(call, &mine->round[k], epoch, false, to);  // the same word of the peer's internal area
+    else
+      fail_unreachable(call, to, nullptr);
     while (acquire_load(&mine->round[k]) < epoch) {
     }
   }

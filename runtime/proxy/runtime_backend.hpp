@@ -1,0 +1,40 @@
+// Executes the device's proxy requests with the host API's network path (runtime/net): the same calls a host
+// thread makes for a PE on another node, so a GPU-heap address is served by the target's memory agent and a
+// local buffer in device memory is staged through host memory (net.cpp). Each request is complete when
+// execute() returns (proxy/transport_backend.hpp says what that means per op).
+//
+// A request the transport cannot carry ends the job through net's reporting (naming the call and the PE), and
+// so does a malformed one (an op, region or atomic outside the enums, a size that does not fit), named with
+// its channel, index and description: its producer would otherwise go on with data that never came.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "proxy/proxy_backend.hpp"
+
+namespace gpushmem::proxy_rt {
+
+// Where the device's view of a channel's bounce memory lies in the proxy's (they differ without UVA).
+struct BounceView {
+  uint64_t device = 0;  // the address producers put in a slot's local word
+  uint8_t *host = nullptr;
+  uint64_t bytes = 0;
+};
+
+class RuntimeBackend final : public proxy::Backend {
+ public:
+  explicit RuntimeBackend(std::vector<BounceView> bounce) : bounce_(std::move(bounce)) {}
+
+  bool execute(uint32_t channel, const proxy::Request &r) override;
+  void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
+
+ private:
+  void *local(uint32_t channel, uint64_t device_address) const;
+  const char *run(uint32_t channel, const gpushmem_proxy_slot_t &s);
+
+  std::vector<BounceView> bounce_;
+};
+
+}  // namespace gpushmem::proxy_rt

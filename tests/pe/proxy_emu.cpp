@@ -1,0 +1,219 @@
+// The CPU proxy end to end without a GPU (label emu): host producer threads write requests into channels laid
+// out as the runtime lays out a GPU's (gpushmem/proxy_channel.h, through gpushmem/proxy_producer.hpp, the code
+// the device producers run), and this PE's proxy service executes them with the runtime's backend
+// (runtime/proxy/runtime_backend.cpp) over the network to the other PE, which sits in another virtual host.
+// Every op the device issues is covered, data checked at the target and at the source:
+//   - PUT inline (8 bytes) and from a host buffer (100 bytes) into the peer's heap, from 4 threads at once
+//     through a ring of 64 slots (back-pressure), 4000 requests in all;
+//   - GET into a host buffer; AMO add (non-fetching) and AMO_FETCH fetch-add (every ticket once);
+//   - PUT_SIGNAL of 2000 bytes whose signal the target waits for with shmem_uint64_wait_until before checking
+//     the payload; SIGNAL (add);
+//   - compare-and-swap and swap through AMO_FETCH; FENCE; QUIET (completed passes it once the network
+//     operations before it are complete at the target).
+#include <shmem.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "gpushmem/proxy_producer.hpp"
+#include "pe_check.h"
+#include "proxy/proxy_service.hpp"
+#include "proxy/runtime_backend.hpp"
+#include "proxy_host_mem.hpp"
+#include "state.hpp"
+#include "transport.hpp"
+
+namespace {
+
+using gpushmem::test::HostChannel;
+using gpushmem::test::HostMem;
+namespace proxy = gpushmem::proxy;
+
+constexpr int kThreads = 4;
+constexpr int kPerThread = 500;  // each a PUT inline and a PUT from a buffer
+constexpr size_t kBody = 100;
+
+struct Sym {
+  uint64_t inl[kThreads * kPerThread];
+  unsigned char body[kThreads][kPerThread][kBody];
+  unsigned char signalled[2000];
+  uint64_t counter, ticket, sig, sig_add, swap_word;
+};
+
+unsigned char pattern(int pe, int salt, size_t k) {
+  return static_cast<unsigned char>(pe * 29 + salt * 5 + k * 3 + 1);
+}
+
+uint64_t remote_of(const void *sym) {
+  const char *base = gpushmem::rt().heap.base();
+  return gpushmem_proxy_remote(static_cast<uint64_t>(static_cast<const char *>(sym) - base),
+                               static_cast<uint32_t>(gpushmem::transport::Region::heap));
+}
+uint64_t signal_of(const void *sym, uint32_t amo) {
+  const char *base = gpushmem::rt().heap.base();
+  return gpushmem_proxy_signal(static_cast<uint64_t>(static_cast<const char *>(sym) - base),
+                               static_cast<uint32_t>(gpushmem::transport::Region::heap), amo);
+}
+
+// One request from a host thread: reserve, fill, publish. Returns its index.
+uint64_t issue(const gpushmem_proxy_channel_t &c, gpushmem_proxy_slot_t body, uint32_t op, uint32_t flags, int pe) {
+  uint64_t index = 0;
+  if (proxy::reserve<HostMem>(c, 1, &index, 20000000000ull) != proxy::Room::ok) PE_FAIL("no room in the ring for 20 s");
+  proxy::publish<HostMem>(c, index, body, op, flags, static_cast<uint32_t>(pe));
+  return index;
+}
+
+void wait_completed(const gpushmem_proxy_channel_t &c, uint64_t until, const char *what) {
+  const double start = pe_now_s();
+  while (!proxy::completed_before<HostMem>(c, until)) {
+    if (pe_now_s() - start > 30) {
+      PE_FAIL("%s: request %llu not complete after 30 s", what, static_cast<unsigned long long>(until - 1));
+      return;
+    }
+    std::this_thread::yield();
+  }
+}
+
+gpushmem_proxy_slot_t slot(uint64_t remote, const void *local, uint32_t size) {
+  gpushmem_proxy_slot_t s{};
+  s.remote = remote;
+  s.local = reinterpret_cast<uint64_t>(local);
+  s.size_event = gpushmem_proxy_size_event(size, 0);
+  return s;
+}
+
+}  // namespace
+
+int main() {
+  shmem_init();
+  const int me = shmem_my_pe(), npes = shmem_n_pes();
+  if (npes != 2) {
+    PE_FAIL("run with 2 PEs (got %d)", npes);
+    return pe_finish("proxy_emu");
+  }
+  const int peer = 1 - me;
+  auto *sym = static_cast<Sym *>(shmem_calloc(1, sizeof(Sym)));
+  shmem_barrier_all();
+
+  // Two channels of 64 slots: one fed by the producer threads, one for this thread's requests.
+  HostChannel puts(64), mine(64);
+  gpushmem::proxy_rt::RuntimeBackend backend({});
+  proxy::ServiceOptions options;
+  options.watchdog_ns = 10000000000ull;
+  proxy::Service service(&backend, options);
+  service.add_channel(puts.c);
+  service.add_channel(mine.c);
+  service.start();
+
+  // PUTs from kThreads threads at once, through a ring smaller than what they issue.
+  std::vector<std::thread> producers;
+  for (int t = 0; t < kThreads; ++t)
+    producers.emplace_back([&, t] {
+      std::vector<unsigned char> buffer(kBody);
+      uint64_t last = 0;
+      for (int i = 0; i < kPerThread; ++i) {
+        const int n = t * kPerThread + i;
+        gpushmem_proxy_slot_t s = slot(remote_of(&sym->inl[n]), nullptr, 8);
+        s.compare = static_cast<uint64_t>(n) * 1000003u + static_cast<uint64_t>(me);
+        issue(puts.c, s, GPUSHMEM_PROXY_OP_PUT, GPUSHMEM_PROXY_FLAG_INLINE | GPUSHMEM_PROXY_FLAG_NBI, peer);
+        for (size_t k = 0; k < kBody; ++k) buffer[k] = pattern(me, t * 1000 + i, k);
+        // A put from a buffer is complete (the buffer reusable) once completed passes it.
+        last = issue(puts.c, slot(remote_of(sym->body[t][i]), buffer.data(), kBody), GPUSHMEM_PROXY_OP_PUT, 0, peer);
+        wait_completed(puts.c, last + 1, "a put from a host buffer");
+      }
+    });
+  for (std::thread &p : producers) p.join();
+  const uint64_t q = issue(puts.c, gpushmem_proxy_slot_t{}, GPUSHMEM_PROXY_OP_QUIET, 0, peer);
+  wait_completed(puts.c, q + 1, "the quiet after the puts");
+
+  // Atomics: 100 adds of 3, 100 fetch-adds of 1 (tickets 0..99 once each).
+  for (int i = 0; i < 100; ++i) {
+    gpushmem_proxy_slot_t s = slot(remote_of(&sym->counter), nullptr, 8);
+    s.signal = gpushmem_proxy_signal(0, 0, GPUSHMEM_PROXY_AMO_ADD);
+    s.value = 3;
+    issue(mine.c, s, GPUSHMEM_PROXY_OP_AMO, GPUSHMEM_PROXY_FLAG_NBI, peer);
+  }
+  std::vector<int> seen(100, 0);
+  for (int i = 0; i < 100; ++i) {
+    uint64_t old = ~0ull;
+    gpushmem_proxy_slot_t s = slot(remote_of(&sym->ticket), &old, 8);
+    s.signal = gpushmem_proxy_signal(0, 0, GPUSHMEM_PROXY_AMO_ADD);
+    s.value = 1;
+    wait_completed(mine.c, issue(mine.c, s, GPUSHMEM_PROXY_OP_AMO_FETCH, 0, peer) + 1, "a fetch-add");
+    if (old >= 100 || seen[old]++ != 0)
+      PE_FAIL("fetch-add %d returned ticket %llu (out of range or twice)", i, static_cast<unsigned long long>(old));
+  }
+  // Swap, then compare-and-swap that succeeds, then one that fails.
+  uint64_t olds[3] = {~0ull, ~0ull, ~0ull};
+  const uint32_t amos[3] = {GPUSHMEM_PROXY_AMO_SWAP, GPUSHMEM_PROXY_AMO_CSWAP, GPUSHMEM_PROXY_AMO_CSWAP};
+  const uint64_t values[3] = {100u + me, 200u + me, 7}, compares[3] = {0, 100u + me, 1};
+  for (int i = 0; i < 3; ++i) {
+    gpushmem_proxy_slot_t s = slot(remote_of(&sym->swap_word), &olds[i], 8);
+    s.signal = gpushmem_proxy_signal(0, 0, amos[i]);
+    s.value = values[i];
+    s.compare = compares[i];
+    wait_completed(mine.c, issue(mine.c, s, GPUSHMEM_PROXY_OP_AMO_FETCH, 0, peer) + 1, "a swap");
+  }
+  if (olds[0] != 0 || olds[1] != 100u + me || olds[2] != 200u + me)
+    PE_FAIL("swap / cswap / failing cswap returned %llu %llu %llu, expected 0 %d %d",
+            static_cast<unsigned long long>(olds[0]), static_cast<unsigned long long>(olds[1]),
+            static_cast<unsigned long long>(olds[2]), 100 + me, 200 + me);
+
+  // PUT_SIGNAL after a FENCE, then a SIGNAL add; the target waits for both below.
+  std::vector<unsigned char> payload(sizeof sym->signalled);
+  for (size_t k = 0; k < payload.size(); ++k) payload[k] = pattern(me, 7, k);
+  issue(mine.c, gpushmem_proxy_slot_t{}, GPUSHMEM_PROXY_OP_FENCE, GPUSHMEM_PROXY_FLAG_NBI, peer);
+  gpushmem_proxy_slot_t ps = slot(remote_of(sym->signalled), payload.data(), static_cast<uint32_t>(payload.size()));
+  ps.signal = signal_of(&sym->sig, 0);
+  ps.value = 42;
+  const uint64_t put_signal = issue(mine.c, ps, GPUSHMEM_PROXY_OP_PUT_SIGNAL, 0, peer);
+  gpushmem_proxy_slot_t sg{};
+  sg.signal = signal_of(&sym->sig_add, GPUSHMEM_PROXY_AMO_ADD);
+  sg.value = 5;
+  issue(mine.c, sg, GPUSHMEM_PROXY_OP_SIGNAL, GPUSHMEM_PROXY_FLAG_NBI | GPUSHMEM_PROXY_FLAG_SIG_ADD, peer);
+  wait_completed(mine.c, put_signal + 1, "the put-with-signal");
+
+  // A get of the peer's counter and ticket, which this PE's atomics made 300 and 100 (complete after the quiet).
+  const uint64_t q2 = issue(mine.c, gpushmem_proxy_slot_t{}, GPUSHMEM_PROXY_OP_QUIET, 0, peer);
+  wait_completed(mine.c, q2 + 1, "the quiet after the atomics");
+  uint64_t got[2] = {0, 0};
+  wait_completed(mine.c, issue(mine.c, slot(remote_of(&sym->counter), got, 16), GPUSHMEM_PROXY_OP_GET, 0, peer) + 1,
+                 "a get");
+  if (got[0] != 300 || got[1] != 100)
+    PE_FAIL("get of the peer's counter and ticket: %llu %llu, expected 300 100",
+            static_cast<unsigned long long>(got[0]), static_cast<unsigned long long>(got[1]));
+
+  // The target's side: what the peer's proxy delivered here.
+  shmem_uint64_wait_until(&sym->sig, SHMEM_CMP_EQ, 42);
+  shmem_uint64_wait_until(&sym->sig_add, SHMEM_CMP_EQ, 5);
+  for (size_t k = 0; k < sizeof sym->signalled; ++k)
+    if (sym->signalled[k] != pattern(peer, 7, k)) {
+      PE_FAIL("put-with-signal payload byte %zu: 0x%02x, expected 0x%02x", k, sym->signalled[k], pattern(peer, 7, k));
+      break;
+    }
+  shmem_barrier_all();  // both PEs' puts and atomics are complete (each quieted above)
+  for (int n = 0; n < kThreads * kPerThread; ++n)
+    if (sym->inl[n] != static_cast<uint64_t>(n) * 1000003u + static_cast<uint64_t>(peer)) {
+      PE_FAIL("inline put %d: %llu", n, static_cast<unsigned long long>(sym->inl[n]));
+      break;
+    }
+  long bad = 0;
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kPerThread; ++i)
+      for (size_t k = 0; k < kBody; ++k)
+        if (sym->body[t][i][k] != pattern(peer, t * 1000 + i, k) && bad++ < 3)
+          PE_FAIL("buffer put %d of thread %d, byte %zu: 0x%02x, expected 0x%02x", i, t, k, sym->body[t][i][k],
+                  pattern(peer, t * 1000 + i, k));
+  if (sym->counter != 300 || sym->ticket != 100)
+    PE_FAIL("counter %llu (expected 300), ticket %llu (expected 100)", static_cast<unsigned long long>(sym->counter),
+            static_cast<unsigned long long>(sym->ticket));
+  if (sym->swap_word != 200u + static_cast<uint64_t>(peer))
+    PE_FAIL("swap word %llu, expected %d", static_cast<unsigned long long>(sym->swap_word), 200 + peer);
+  service.stop();
+  shmem_barrier_all();
+  shmem_free(sym);
+  return pe_finish("proxy_emu");
+}
