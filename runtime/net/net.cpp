@@ -62,7 +62,7 @@ bool listed(const char *name) {
 
 // Collective: every PE says whether it is fine; returns the lowest PE that is not (-1: all are), so that
 // every PE fails at the same step instead of leaving the others in the next collective.
-int first_failed(bool ok) {
+[[maybe_unused]] int first_failed(bool ok) {
   Runtime &r = rt();
   std::vector<uint8_t> all(static_cast<size_t>(r.n_pes));
   uint8_t mine = ok ? 1 : 0;
@@ -89,7 +89,7 @@ std::string pe_list(const std::vector<bool> &which) {
 }
 
 // Allgathers variable-length blobs: the lengths first, then every blob padded to the longest.
-Status allgather_blobs(const std::vector<uint8_t> &mine, std::vector<std::vector<uint8_t>> *all) {
+[[maybe_unused]] Status allgather_blobs(const std::vector<uint8_t> &mine, std::vector<std::vector<uint8_t>> *all) {
   Runtime &r = rt();
   gpushmem_bootstrap_t *b = &r.bootstrap.table;
   const size_t n = static_cast<size_t>(r.n_pes);

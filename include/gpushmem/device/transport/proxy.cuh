@@ -172,111 +172,187 @@ __device__ __forceinline__ bool proxy_through_bounce(const void *local, size_t b
   return bytes <= GPUSHMEM_PROXY_BOUNCE_BYTES || !__isGlobal(local);
 }
 
-/* One put request (or put-with-signal, `op`) of at most 2^32 - 1 bytes. Returns its index. */
-__device__ __noinline__ inline uint64_t proxy_put_one(const char *call, int pe, void *dest, const void *source,
-                                                      size_t bytes, uint32_t op, uint64_t signal, uint64_t value,
-                                                      uint32_t extra_flags, bool wait) {
-  const gpushmem_proxy_channel_t &c = proxy_channel_of(pe);
-  const uint64_t index = proxy_reserve(call, pe, dest);
-  gpushmem_proxy_slot_t body{};
-  body.remote = proxy_remote(dest);
-  body.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(bytes), 0);
-  body.signal = signal;
-  body.value = value;
-  uint32_t flags = extra_flags | GPUSHMEM_PROXY_FLAG_NBI;
-  if (bytes <= sizeof body.compare) {
-    memcpy(&body.compare, source, bytes);
-    flags |= GPUSHMEM_PROXY_FLAG_INLINE;
-    proxy_publish(c, index, body, op, flags, pe);
-  } else if (proxy_through_bounce(source, bytes)) {
-    proxy_bounce_writable(call, pe, dest, c, index);
-    uint8_t *b = proxy_bounce(c, index);
-    copy_data<thread_scope>(b, source, bytes);
-    body.local = reinterpret_cast<uint64_t>(b);
-    proxy_publish(c, index, body, op, flags, pe);
+/*
+ * Register budget. Without -rdc, ptxas allocates a kernel's registers across its whole call graph: an out-of-line
+ * callee's registers go above those the caller keeps live across the call, so a caller's count becomes its live
+ * set plus the callee's need, level by level. The issuing functions below are therefore flat: everything a request
+ * needs lives in a proxy_req in the thread's local memory, and small out-of-line steps (reserve, copy, publish,
+ * wait) take its address, so almost nothing stays in registers across them and a kernel that also reaches P2P
+ * peers keeps the register count its P2P path needs (a 1024-thread block has 64 registers a thread).
+ */
+struct proxy_req {
+  const char *call;
+  const void *addr; /* the symmetric address messages name */
+  const uint8_t *src;
+  uint8_t *dst;
+  size_t bytes;   /* this request's */
+  size_t rest;    /* a put in pieces: what is left of it */
+  size_t leave;   /* ... and where proxy_put_pieces stops */
+  uint64_t index; /* the slot reserved */
+  int pe;
+  uint32_t op;
+  uint32_t flags;
+  uint32_t wait; /* a blocking put: wait for a staged source's completion */
+  gpushmem_proxy_slot_t body;
+};
+
+__device__ __noinline__ inline void proxy_step_reserve(proxy_req *r) {
+  r->index = proxy_reserve(r->call, r->pe, r->addr);
+}
+__device__ __noinline__ inline void proxy_step_publish(proxy_req *r) {
+  proxy_publish(proxy_channel_of(r->pe), r->index, r->body, r->op, r->flags, r->pe);
+}
+__device__ __noinline__ inline void proxy_step_wait(proxy_req *r, uint64_t until, bool acquire) {
+  proxy_wait_completed(r->call, r->pe, r->addr, proxy_channel_of(r->pe), until, acquire);
+}
+__device__ __noinline__ inline void proxy_step_bounce_writable(proxy_req *r) {
+  proxy_bounce_writable(r->call, r->pe, r->addr, proxy_channel_of(r->pe), r->index);
+}
+__device__ __noinline__ inline void proxy_step_bounce_own(proxy_req *r) {
+  proxy_bounce_own(r->call, r->pe, r->addr, proxy_channel_of(r->pe), r->index);
+}
+/* At most GPUSHMEM_PROXY_BOUNCE_BYTES, from or to bounce memory: words where both ends allow, else bytes. */
+__device__ __noinline__ inline void proxy_step_copy(void *dst, const void *src, size_t bytes) {
+  char *d = static_cast<char *>(dst);
+  const char *s = static_cast<const char *>(src);
+  size_t i = 0;
+  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s)) & 7u) == 0)
+    for (; i + 8 <= bytes; i += 8) *reinterpret_cast<uint64_t *>(d + i) = *reinterpret_cast<const uint64_t *>(s + i);
+  for (; i < bytes; ++i) d[i] = s[i];
+}
+__device__ __forceinline__ void proxy_req_start(proxy_req *r, const char *call, int pe, const void *addr, uint32_t op) {
+  r->call = call;
+  r->pe = pe;
+  r->addr = addr;
+  r->op = op;
+  r->body = gpushmem_proxy_slot_t{};
+}
+
+/* One put request (or put-with-signal, r->op) of r->bytes (at most 2^32 - 1) from r->src to r->dst; r->body.signal
+   and .value are set by the caller. Returns its index. */
+__device__ __forceinline__ uint64_t proxy_put_one(proxy_req *r) {
+  proxy_step_reserve(r);
+  r->body.remote = proxy_remote(r->dst);
+  r->body.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(r->bytes), 0);
+  if (r->bytes <= sizeof r->body.compare) {
+    proxy_step_copy(&r->body.compare, r->src, r->bytes);
+    r->flags |= GPUSHMEM_PROXY_FLAG_NBI | GPUSHMEM_PROXY_FLAG_INLINE;
+    proxy_step_publish(r);
+  } else if (proxy_through_bounce(r->src, r->bytes)) {
+    proxy_step_bounce_writable(r);
+    uint8_t *b = proxy_bounce(proxy_channel_of(r->pe), r->index);
+    r->body.local = reinterpret_cast<uint64_t>(b);
+    proxy_step_copy(b, r->src, r->bytes);
+    r->flags |= GPUSHMEM_PROXY_FLAG_NBI;
+    proxy_step_publish(r);
   } else {
-    body.local = reinterpret_cast<uint64_t>(source);
-    flags |= GPUSHMEM_PROXY_FLAG_LOCAL_GPU;
-    if (wait) flags &= ~GPUSHMEM_PROXY_FLAG_NBI;
-    proxy_publish(c, index, body, op, flags, pe);
-    if (wait) proxy_wait_completed(call, pe, dest, c, index + 1, false);
+    r->body.local = reinterpret_cast<uint64_t>(r->src);
+    r->flags |= GPUSHMEM_PROXY_FLAG_LOCAL_GPU | (r->wait ? 0u : GPUSHMEM_PROXY_FLAG_NBI);
+    proxy_step_publish(r);
+    if (r->wait) proxy_step_wait(r, r->index + 1, false);
   }
-  return index;
+  return r->index;
+}
+
+/* The pieces of a put: a buffer the proxy cannot read (shared memory, the stack) goes in bounce-sized pieces, a
+   global one in pieces that fit the slot's 32-bit size. r->dst, r->src and r->rest describe the whole put and are
+   consumed down to r->leave bytes; r->op, r->wait and the signal words are set by the caller. */
+__device__ __forceinline__ void proxy_put_pieces(proxy_req *r) {
+  while (r->rest > r->leave) {
+    const size_t piece = __isGlobal(r->src) ? size_t{0x80000000u} : size_t{GPUSHMEM_PROXY_BOUNCE_BYTES};
+    r->bytes = r->rest - r->leave < piece ? r->rest - r->leave : piece;
+    r->flags = 0;
+    r->body = gpushmem_proxy_slot_t{};
+    proxy_put_one(r);
+    r->dst += r->bytes;
+    r->src += r->bytes;
+    r->rest -= r->bytes;
+  }
 }
 
 /* putmem and putmem_nbi (nbi: a staged source stays in use until the next quiet). */
 __device__ __noinline__ inline void proxy_putmem(const char *call, void *dest, const void *source, size_t bytes, int pe,
                                                  bool nbi) {
-  // A buffer the proxy cannot read (shared memory, the stack) goes in bounce-sized pieces; a global one in pieces
-  // that fit the slot's 32-bit size.
-  const size_t piece = __isGlobal(source) ? size_t{0x80000000u} : size_t{GPUSHMEM_PROXY_BOUNCE_BYTES};
-  for (size_t off = 0; off < bytes; off += piece) {
-    const size_t n = bytes - off < piece ? bytes - off : piece;
-    proxy_put_one(call, pe, static_cast<char *>(dest) + off, static_cast<const char *>(source) + off, n,
-                  GPUSHMEM_PROXY_OP_PUT, 0, 0, 0, !nbi);
-  }
+  proxy_req r;
+  proxy_req_start(&r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
+  r.dst = static_cast<uint8_t *>(dest);
+  r.src = static_cast<const uint8_t *>(source);
+  r.rest = bytes;
+  r.leave = 0;
+  r.wait = nbi ? 0u : 1u;
+  proxy_put_pieces(&r);
 }
 
 /* A get of up to GPUSHMEM_PROXY_BOUNCE_BYTES through the slot's bounce memory into any local buffer. */
-__device__ __noinline__ inline void proxy_get_bounced(const char *call, int pe, void *dest, const void *source,
-                                                      size_t bytes) {
-  const gpushmem_proxy_channel_t &c = proxy_channel_of(pe);
-  const uint64_t index = proxy_reserve(call, pe, source);
-  proxy_bounce_own(call, pe, source, c, index);
-  uint8_t *b = proxy_bounce(c, index);
-  gpushmem_proxy_slot_t body{};
-  body.remote = proxy_remote(source);
-  body.local = reinterpret_cast<uint64_t>(b);
-  body.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(bytes), 0);
-  proxy_publish(c, index, body, GPUSHMEM_PROXY_OP_GET, 0, pe);
-  proxy_wait_completed(call, pe, source, c, index + 1, true);
-  copy_data<thread_scope>(dest, b, bytes);
-  proxy_release(c, index);
+__device__ __forceinline__ void proxy_get_bounced(proxy_req *r) {
+  proxy_step_reserve(r);
+  proxy_step_bounce_own(r);
+  r->body = gpushmem_proxy_slot_t{};
+  r->body.remote = proxy_remote(r->src);
+  r->body.local = reinterpret_cast<uint64_t>(proxy_bounce(proxy_channel_of(r->pe), r->index));
+  r->body.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(r->bytes), 0);
+  r->flags = 0;
+  proxy_step_publish(r);
+  proxy_step_wait(r, r->index + 1, true);
+  proxy_step_copy(r->dst, reinterpret_cast<const void *>(r->body.local), r->bytes);
+  proxy_release(proxy_channel_of(r->pe), r->index);
 }
 
 /* getmem and getmem_nbi (nbi into global memory: the data is there after the next quiet). */
 __device__ __noinline__ inline void proxy_getmem(const char *call, void *dest, const void *source, size_t bytes, int pe,
                                                  bool nbi) {
-  if (proxy_through_bounce(dest, bytes)) {
-    for (size_t off = 0; off < bytes; off += GPUSHMEM_PROXY_BOUNCE_BYTES) {
-      const size_t n = bytes - off < GPUSHMEM_PROXY_BOUNCE_BYTES ? bytes - off : GPUSHMEM_PROXY_BOUNCE_BYTES;
-      proxy_get_bounced(call, pe, static_cast<char *>(dest) + off, static_cast<const char *>(source) + off, n);
-    }
-    return;
-  }
-  const gpushmem_proxy_channel_t &c = proxy_channel_of(pe);
-  const size_t piece = 0x80000000u;
-  uint64_t last = 0;
+  proxy_req r;
+  proxy_req_start(&r, call, pe, source, GPUSHMEM_PROXY_OP_GET);
+  const bool bounced = proxy_through_bounce(dest, bytes);
+  const size_t piece = bounced ? size_t{GPUSHMEM_PROXY_BOUNCE_BYTES} : size_t{0x80000000u};
+  r.wait = nbi ? 0u : 1u;
   for (size_t off = 0; off < bytes; off += piece) {
-    const size_t n = bytes - off < piece ? bytes - off : piece;
-    last = proxy_reserve(call, pe, source);
-    gpushmem_proxy_slot_t body{};
-    body.remote = proxy_remote(static_cast<const char *>(source) + off);
-    body.local = reinterpret_cast<uint64_t>(static_cast<char *>(dest) + off);
-    body.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(n), 0);
-    proxy_publish(c, last, body, GPUSHMEM_PROXY_OP_GET,
-                  GPUSHMEM_PROXY_FLAG_LOCAL_GPU | (nbi ? GPUSHMEM_PROXY_FLAG_NBI : 0u), pe);
+    r.dst = static_cast<uint8_t *>(dest) + off;
+    r.src = static_cast<const uint8_t *>(source) + off;
+    r.bytes = bytes - off < piece ? bytes - off : piece;
+    if (bounced) {
+      proxy_get_bounced(&r);
+      continue;
+    }
+    proxy_step_reserve(&r);
+    r.body = gpushmem_proxy_slot_t{};
+    r.body.remote = proxy_remote(r.src);
+    r.body.local = reinterpret_cast<uint64_t>(r.dst);
+    r.body.size_event = gpushmem_proxy_size_event(static_cast<uint32_t>(r.bytes), 0);
+    r.flags = GPUSHMEM_PROXY_FLAG_LOCAL_GPU | (nbi ? GPUSHMEM_PROXY_FLAG_NBI : 0u);
+    proxy_step_publish(&r);
   }
-  if (!nbi) proxy_wait_completed(call, pe, source, c, last + 1, true);
+  if (!bounced && !nbi) proxy_step_wait(&r, r.index + 1, true);
 }
 
 /* put-with-signal: the payload, then the signal, which lands after the whole payload. */
 __device__ __noinline__ inline void proxy_putmem_signal(const char *call, void *dest, const void *source, size_t bytes,
                                                         uint64_t *sig_addr, uint64_t signal, bool add, int pe,
                                                         bool nbi) {
-  const gpushmem_proxy_channel_t &c = proxy_channel_of(pe);
-  const size_t piece = __isGlobal(source) ? size_t{0x80000000u} : size_t{GPUSHMEM_PROXY_BOUNCE_BYTES};
+  proxy_req r;
+  proxy_req_start(&r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
+  r.dst = static_cast<uint8_t *>(dest);
+  r.src = static_cast<const uint8_t *>(source);
+  r.rest = bytes;
+  r.wait = nbi ? 0u : 1u;
   // Every piece but the last as a put, then a fence, then the last piece with the signal.
-  const size_t last = bytes == 0 ? 0 : (bytes - 1) / piece * piece;
-  if (last != 0) {
-    proxy_putmem(call, dest, source, last, pe, nbi);
-    gpushmem_proxy_slot_t body{};
-    const uint64_t index = proxy_reserve(call, pe, dest);
-    proxy_publish(c, index, body, GPUSHMEM_PROXY_OP_FENCE, GPUSHMEM_PROXY_FLAG_NBI, pe);
+  const size_t piece = __isGlobal(source) ? size_t{0x80000000u} : size_t{GPUSHMEM_PROXY_BOUNCE_BYTES};
+  r.leave = bytes == 0 ? 0 : bytes - (bytes - 1) / piece * piece;
+  if (bytes > r.leave) {
+    proxy_put_pieces(&r);
+    r.op = GPUSHMEM_PROXY_OP_FENCE;
+    r.flags = GPUSHMEM_PROXY_FLAG_NBI;
+    r.body = gpushmem_proxy_slot_t{};
+    proxy_step_reserve(&r);
+    proxy_step_publish(&r);
   }
-  proxy_put_one(call, pe, static_cast<char *>(dest) + last, static_cast<const char *>(source) + last, bytes - last,
-                GPUSHMEM_PROXY_OP_PUT_SIGNAL, proxy_signal_word(sig_addr, 0), signal,
-                add ? GPUSHMEM_PROXY_FLAG_SIG_ADD : 0u, !nbi);
+  r.op = GPUSHMEM_PROXY_OP_PUT_SIGNAL;
+  r.bytes = r.rest;
+  r.body = gpushmem_proxy_slot_t{};
+  r.body.signal = proxy_signal_word(sig_addr, 0);
+  r.body.value = signal;
+  r.flags = add ? GPUSHMEM_PROXY_FLAG_SIG_ADD : 0u;
+  proxy_put_one(&r);
 }
 
 /* A signal update alone (signal_op, and the device barrier's arrivals). */
