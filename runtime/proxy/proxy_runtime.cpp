@@ -3,6 +3,7 @@
 #include "proxy/proxy_runtime.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -117,6 +118,7 @@ Status build(const char *call, Proxy &p) {
   p.backend = std::make_unique<RuntimeBackend>(std::move(bounce));
   proxy::ServiceOptions o;
   o.watchdog_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_PROXY_TIMEOUT, 0)) * 1000000000ull;
+  o.stats = v.GPUSHMEM_PROXY_STATS;
   p.service = std::make_unique<proxy::Service>(p.backend.get(), o);
   for (const ChannelMemory &c : p.channels) p.service->add_channel(c.host);
   return Status::ok;
@@ -181,6 +183,9 @@ void stop(const char *call) {
     }
   }
   p.service->stop();
+  if (env::get().GPUSHMEM_PROXY_STATS)
+    for (const std::string &line : p.service->stats_report())
+      std::fprintf(stderr, "gpushmem[PE %d] proxy: %s\n", rt().my_pe, line.c_str());
   (void)gpu::attach_proxy(call, p.pes, nullptr, 0);
   destroy(p);
   g_proxy.reset();

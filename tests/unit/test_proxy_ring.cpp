@@ -103,6 +103,40 @@ TEST_CASE("proxy ring: one producer's requests arrive in order with their conten
   CHECK(svc.poll_once() == 0);  // nothing more published
 }
 
+TEST_CASE("proxy stats: requests counted and timed per kind, empty rounds counted", "[proxy][emu]") {
+  HostChannel ch(16);
+  RecordingBackend be(1);
+  proxy::ServiceOptions o;
+  o.stats = true;
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  REQUIRE(produce(ch.c, 1, 3));  // three puts
+  uint64_t first = 0;
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &first, 0) == proxy::Room::ok);
+  proxy::publish<HostMem>(ch.c, first, gpushmem_proxy_slot_t{}, GPUSHMEM_PROXY_OP_QUIET, 0, 0);
+  CHECK(svc.poll_once() == 4);
+  CHECK(svc.poll_once() == 0);
+  CHECK(svc.poll_once() == 0);
+  const std::vector<std::string> lines = svc.stats_report();
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].rfind("put: 3 requests, ", 0) == 0);
+  CHECK(lines[0].find("mean and") != std::string::npos);
+  CHECK(lines[1].rfind("quiet: 1 requests, ", 0) == 0);
+  CHECK(lines[2] == "4 requests taken, 2 rounds found none");
+}
+
+TEST_CASE("proxy stats: off by default, the report then counts nothing per kind", "[proxy][emu]") {
+  HostChannel ch(16);
+  RecordingBackend be(1);
+  proxy::Service svc(&be, {});
+  svc.add_channel(ch.c);
+  REQUIRE(produce(ch.c, 1, 2));
+  CHECK(svc.poll_once() == 2);
+  const std::vector<std::string> lines = svc.stats_report();
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == "2 requests taken, 0 rounds found none");
+}
+
 TEST_CASE("proxy ring: a reserved slot not yet published holds back the ones after it", "[proxy][emu]") {
   HostChannel ch(8);
   RecordingBackend be(1);

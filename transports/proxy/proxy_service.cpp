@@ -74,7 +74,7 @@ size_t Service::poll_once() {
     do {
       const size_t n = c.drain(batch_.data(), batch_.size(), now);
       for (size_t i = 0; i < n; ++i) {
-        if (backend_->execute(id, batch_[i]))
+        if (execute(id, batch_[i]))
           c.complete(batch_[i].index);
         else
           c.keep(batch_[i]);
@@ -86,7 +86,39 @@ size_t Service::poll_once() {
   backend_->progress([this](uint32_t id, uint64_t index) { channels_[id]->complete(index); });
   for (auto &c : channels_) c->publish_completed();
   taken_.fetch_add(taken, std::memory_order_relaxed);
+  if (opt_.stats && taken == 0) ++empty_rounds_;
   return taken;
+}
+
+bool Service::execute(uint32_t id, const Request &r) {
+  if (!opt_.stats) return backend_->execute(id, r);
+  const uint64_t start = now_ns();
+  const bool done = backend_->execute(id, r);
+  const uint64_t took = now_ns() - start;
+  const uint32_t op = gpushmem_proxy_header_op(r.slot.header);
+  OpStats &s = stats_[op < GPUSHMEM_PROXY_OP_COUNT ? op : static_cast<uint32_t>(GPUSHMEM_PROXY_OP_COUNT)];
+  ++s.count;
+  s.total_ns += took;
+  if (took > s.max_ns) s.max_ns = took;
+  return done;
+}
+
+std::vector<std::string> Service::stats_report() const {
+  std::vector<std::string> lines;
+  char line[160];
+  for (uint32_t op = 0; op <= GPUSHMEM_PROXY_OP_COUNT; ++op) {
+    const OpStats &s = stats_[op];
+    if (s.count == 0) continue;
+    std::snprintf(line, sizeof line, "%s: %llu requests, %.1f us mean and %.1f us max in the backend", op_name(op),
+                  static_cast<unsigned long long>(s.count), static_cast<double>(s.total_ns) / 1e3 / s.count,
+                  static_cast<double>(s.max_ns) / 1e3);
+    lines.push_back(line);
+  }
+  std::snprintf(line, sizeof line, "%llu requests taken, %llu rounds found none",
+                static_cast<unsigned long long>(taken_.load(std::memory_order_relaxed)),
+                static_cast<unsigned long long>(empty_rounds_));
+  lines.push_back(line);
+  return lines;
 }
 
 void Service::loop() {

@@ -27,6 +27,7 @@ struct ServiceOptions {
   uint64_t nap_max_ns = 50000;      // the longest nap while nothing arrives
   uint64_t watchdog_ns = 0;         // GPUSHMEM_PROXY_TIMEOUT in ns; 0: no watchdog thread
   uint64_t watchdog_period_ns = 0;  // how often the watchdog looks (0: a quarter of watchdog_ns, <= 1 s)
+  bool stats = false;               // GPUSHMEM_PROXY_STATS: time every request in the backend (stats_report)
   // Where the watchdog's reports go (default: the log, as errors).
   std::function<void(const std::string &)> report;
 };
@@ -56,6 +57,10 @@ class Service {
 
   uint64_t requests_taken() const { return taken_.load(std::memory_order_relaxed); }
 
+  // With options.stats, after stop() (or between poll_once calls): one line per kind of request executed, "put:
+  // 1000 requests, 2.1 us mean and 40.3 us max in the backend", and the rounds that found nothing.
+  std::vector<std::string> stats_report() const;
+
   static uint64_t now_ns();
 
  private:
@@ -65,8 +70,12 @@ class Service {
     uint64_t reported_unconsumed = ~0ull;
     uint64_t reported_pending = ~0ull;
   };
+  struct OpStats {
+    uint64_t count = 0, total_ns = 0, max_ns = 0;
+  };
   void loop();
   void watchdog_loop();
+  bool execute(uint32_t id, const Request &r);
 
   Backend *backend_;
   ServiceOptions opt_;
@@ -75,6 +84,8 @@ class Service {
   std::vector<Request> batch_;
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> taken_{0};
+  OpStats stats_[GPUSHMEM_PROXY_OP_COUNT + 1];  // the last: ops outside gpushmem_proxy_op
+  uint64_t empty_rounds_ = 0;
   std::thread thread_;
   std::thread watchdog_;
 };
