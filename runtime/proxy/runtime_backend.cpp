@@ -136,4 +136,12 @@ bool RuntimeBackend::execute(uint32_t channel, const proxy::Request &r) {
   return true;
 }
 
+void RuntimeBackend::progress(const std::function<void(uint32_t, uint64_t)> &) {
+  const uint64_t now = proxy::Service::now_ns();
+  if (now - last_serve_ns_ < kServeEveryNs) return;
+  last_serve_ns_ = now;
+  gpu::ContextScope in_pe_context;  // a peer's put to the GPU heap is a copy on this PE's device
+  net::poll();
+}
+
 }  // namespace gpushmem::proxy_rt

@@ -28,13 +28,20 @@ class RuntimeBackend final : public proxy::Backend {
   explicit RuntimeBackend(std::vector<BounceView> bounce) : bounce_(std::move(bounce)) {}
 
   bool execute(uint32_t channel, const proxy::Request &r) override;
-  void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
+  // Every request is complete when execute() returns, so nothing completes here. The proxy thread serves the
+  // network instead, at most every kServeEveryNs: what peers send this PE (their puts, gets and atomics on its
+  // GPU heap, their acknowledgements) waits for a progress call, and a GPU program's own thread usually sits in
+  // cudaStreamSynchronize while the progress thread naps up to GPUSHMEM_PROGRESS_NAP_US once idle.
+  void progress(const std::function<void(uint32_t, uint64_t)> &) override;
+
+  static constexpr uint64_t kServeEveryNs = 5000;
 
  private:
   void *local(uint32_t channel, uint64_t device_address) const;
   const char *run(uint32_t channel, const gpushmem_proxy_slot_t &s);
 
   std::vector<BounceView> bounce_;
+  uint64_t last_serve_ns_ = 0;  // the proxy thread's alone
 };
 
 }  // namespace gpushmem::proxy_rt
