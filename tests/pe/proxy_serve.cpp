@@ -1,15 +1,25 @@
-// The proxy thread serves the network (label emu): a PE whose own thread computes, with no progress thread
-// (GPUSHMEM_PROGRESS_THREAD=off), still takes the puts other PEs' proxies send it, because its proxy thread
-// progresses the network between its polls (runtime/proxy/runtime_backend.cpp, RuntimeBackend::progress). A GPU
-// program's host thread sits in cudaStreamSynchronize in the same way while its kernel waits for a signal.
+// The proxy with a target that does not answer like a healthy one (label emu), through the runtime's backend over
+// UCX to a PE on another virtual host; PE 0's proxy executes what a kernel would issue, PE 1 is the target.
 //
-// PE 0's proxy executes 200 rounds of a PUT then a QUIET to PE 1 (UCX over TCP: a put lands only when the
-// target progresses), then a PUT of the word PE 1 watches. PE 1 meanwhile spins on that word in its own memory
-// for up to 20 s without calling the library. Without a thread serving PE 1's network, PE 0's first quiet waits
-// until PE 1 gives up.
+// serve (default): a PE whose own thread computes, with no progress thread (GPUSHMEM_PROGRESS_THREAD=off), still
+//   takes the puts other PEs' proxies send it, because its proxy thread progresses the network between its polls
+//   (runtime/proxy/runtime_backend.cpp, RuntimeBackend::progress); a GPU program's host thread sits in
+//   cudaStreamSynchronize in the same way while its kernel waits for a signal. PE 0 runs 200 rounds of a PUT then
+//   a QUIET to PE 1 (UCX over TCP: a put lands only when the target progresses), then a PUT of the word PE 1
+//   watches; PE 1 spins on that word in its own memory for up to 20 s without calling the library. Without a
+//   thread serving PE 1's network, PE 0's first quiet waits until PE 1 gives up.
+// stalled: PE 1 stops its proxy and computes for 4 s (nothing serves its network): PE 0's watchdog
+//   (GPUSHMEM_PROXY_TIMEOUT of 1 s here) names the put it handed to the network and says PE 1 or the network is
+//   stalled; then PE 1 serves again and everything completes (the job succeeds, stderr holds the report).
+// killed: PE 1 kills itself (SIGKILL) while PE 0's proxy keeps sending: the job ends within 10 s naming PE 1.
+// lost: run with GPUSHMEM_FAULT_INJECT=ucx-endpoint:1:N: PE 0's endpoint to PE 1 fails mid-run, and the proxy's
+//   request ends the job naming the device operation, PE 1 and the cause.
 #include <shmem.h>
 
+#include <signal.h>
+
 #include <cstdint>
+#include <cstring>
 #include <thread>
 
 #include "gpushmem/proxy_producer.hpp"
@@ -53,7 +63,13 @@ uint64_t remote_of(const void *sym) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "serve";
+  if (std::strcmp(mode, "serve") != 0 && std::strcmp(mode, "stalled") != 0 && std::strcmp(mode, "killed") != 0 &&
+      std::strcmp(mode, "lost") != 0) {
+    PE_FAIL("unknown mode '%s' (serve, stalled, killed, lost)", mode);
+    return pe_finish("proxy_serve");
+  }
   shmem_init();
   if (shmem_n_pes() != 2) {
     PE_FAIL("run with 2 PEs (got %d)", shmem_n_pes());
@@ -63,11 +79,23 @@ int main() {
   auto *sym = static_cast<Sym *>(shmem_calloc(1, sizeof(Sym)));
   HostChannel ring(64);
   gpushmem::proxy_rt::RuntimeBackend backend({});
-  proxy::Service service(&backend, {});
+  proxy::ServiceOptions options;
+  options.watchdog_ns = std::strcmp(mode, "stalled") == 0 ? 1000000000ull : 0;
+  proxy::Service service(&backend, options);
   service.add_channel(ring.c);
   service.start();
   shmem_barrier_all();
 
+  if (me == 1 && std::strcmp(mode, "killed") == 0) {
+    std::fprintf(stderr, "proxy_serve: PE 1 raises SIGKILL\n");
+    raise(SIGKILL);
+  }
+  if (me == 1 && std::strcmp(mode, "stalled") == 0) {
+    service.stop();  // nothing serves this PE's network for 4 s (no progress thread, no library call)
+    const double start = pe_now_s();
+    while (pe_now_s() - start < 4) std::this_thread::yield();
+    service.start();
+  }
   if (me == 0) {
     for (int k = 0; k < kRounds; ++k) {
       issue(ring.c, remote_of(&sym->value), static_cast<uint64_t>(k) + 1, GPUSHMEM_PROXY_OP_PUT);

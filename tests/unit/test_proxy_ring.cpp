@@ -271,6 +271,60 @@ TEST_CASE("proxy ring: 10^6 requests from 4 threads through 8-slot rings, nothin
   }
 }
 
+// Blocks in execute() until released, as the runtime's synchronous backend blocks in a quiet whose peer is gone.
+struct BlockingBackend final : proxy::Backend {
+  std::atomic<int> inside{0};
+  std::atomic<bool> release{false};
+  bool execute(uint32_t, const proxy::Request &) override {
+    inside.fetch_add(1);
+    while (!release.load()) std::this_thread::yield();
+    return true;
+  }
+  void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
+};
+
+TEST_CASE("proxy watchdog: names the request the backend blocks in, and blames it for the ones behind it",
+          "[proxy][emu]") {
+  HostChannel ch(8);
+  BlockingBackend be;
+  std::mutex mu;
+  std::vector<std::string> reports;
+  proxy::ServiceOptions o;
+  o.watchdog_ns = 1000000000ull;            // 1 s
+  o.watchdog_period_ns = 3600000000000ull;  // the test looks itself (check_stuck)
+  o.report = [&](const std::string &line) {
+    std::lock_guard<std::mutex> lock(mu);
+    reports.push_back(line);
+  };
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  uint64_t first = 0;
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 2, &first, 0) == proxy::Room::ok);
+  gpushmem_proxy_slot_t quiet{};
+  quiet.cookie = gpushmem_proxy_cookie(3, 1, 9, 0);
+  proxy::publish<HostMem>(ch.c, first, quiet, GPUSHMEM_PROXY_OP_QUIET, 0, 0);
+  const uint64_t t0 = proxy::Service::now_ns();
+  svc.start();
+  while (be.inside.load() == 0) std::this_thread::yield();
+  // A put published while the proxy thread waits in the quiet.
+  proxy::publish<HostMem>(ch.c, first + 1, body_for(5, 1), GPUSHMEM_PROXY_OP_PUT, 0, 1);
+  CHECK(svc.check_stuck(t0 + 500000000ull) == 0);   // 0.5 s: not yet
+  CHECK(svc.check_stuck(t0 + 2000000000ull) == 2);  // the quiet it waits in, and the put not taken behind it
+  CHECK(svc.check_stuck(t0 + 5000000000ull) == 0);  // each named once
+  be.release.store(true);
+  svc.stop();
+  std::lock_guard<std::mutex> lock(mu);
+  REQUIRE(reports.size() == 2);
+  CHECK(reports[0].find("proxy channel 0: request 0 (ring slot 0, seq 0): quiet (CTA 9, warp 1, SM 3), in the "
+                        "network layer for ") != std::string::npos);
+  CHECK(reports[0].find("a PE this proxy wrote to, or the network, is stalled (the proxy thread waits in it)") !=
+        std::string::npos);
+  CHECK(reports[1].find("proxy channel 0: request 1 (ring slot 1, seq 1): put of 1 bytes to PE 1") !=
+        std::string::npos);
+  CHECK(reports[1].find("written but not taken by the proxy for") != std::string::npos);
+  CHECK(reports[1].find("the proxy thread is waiting in the request named above") != std::string::npos);
+}
+
 TEST_CASE("proxy watchdog: names a request the proxy has not taken, and one the network has not completed",
           "[proxy][emu]") {
   HostChannel ch(8);

@@ -74,7 +74,7 @@ size_t Service::poll_once() {
     do {
       const size_t n = c.drain(batch_.data(), batch_.size(), now);
       for (size_t i = 0; i < n; ++i) {
-        if (execute(id, batch_[i]))
+        if (execute(id, batch_[i], now))
           c.complete(batch_[i].index);
         else
           c.keep(batch_[i]);
@@ -90,16 +90,51 @@ size_t Service::poll_once() {
   return taken;
 }
 
-bool Service::execute(uint32_t id, const Request &r) {
-  if (!opt_.stats) return backend_->execute(id, r);
-  const uint64_t start = now_ns();
+void Service::set_executing(uint32_t id, const Request *r, uint64_t since_ns) {
+  Executing &e = executing_;
+  const uint64_t g = e.gen.load(std::memory_order_relaxed);
+  e.gen.store(g + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);  // odd before the fields change (seqlock writer)
+  if (r != nullptr) {
+    const uint64_t *w = reinterpret_cast<const uint64_t *>(&r->slot);
+    for (int i = 0; i < 8; ++i) e.words[i].store(w[i], std::memory_order_relaxed);
+    e.channel.store(id, std::memory_order_relaxed);
+    e.since_ns.store(since_ns, std::memory_order_relaxed);
+  }
+  e.index_plus_1.store(r != nullptr ? r->index + 1 : 0, std::memory_order_relaxed);
+  e.gen.store(g + 2, std::memory_order_release);  // the fields before the even count
+}
+
+bool Service::read_executing(ExecutingView *out) const {
+  const Executing &e = executing_;
+  const uint64_t g1 = e.gen.load(std::memory_order_acquire);
+  if (g1 & 1u) return false;
+  const uint64_t plus_1 = e.index_plus_1.load(std::memory_order_relaxed);
+  out->channel = e.channel.load(std::memory_order_relaxed);
+  out->since_ns = e.since_ns.load(std::memory_order_relaxed);
+  uint64_t *w = reinterpret_cast<uint64_t *>(&out->slot);
+  for (int i = 0; i < 8; ++i) w[i] = e.words[i].load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);  // the fields before the second look (seqlock reader)
+  if (e.gen.load(std::memory_order_relaxed) != g1) return false;
+  out->active = plus_1 != 0;
+  out->index = plus_1 - 1;
+  return true;
+}
+
+bool Service::execute(uint32_t id, const Request &r, uint64_t round_ns) {
+  const bool watched = opt_.watchdog_ns != 0;
+  const uint64_t start = opt_.stats ? now_ns() : 0;
+  if (watched) set_executing(id, &r, round_ns);
   const bool done = backend_->execute(id, r);
-  const uint64_t took = now_ns() - start;
-  const uint32_t op = gpushmem_proxy_header_op(r.slot.header);
-  OpStats &s = stats_[op < GPUSHMEM_PROXY_OP_COUNT ? op : static_cast<uint32_t>(GPUSHMEM_PROXY_OP_COUNT)];
-  ++s.count;
-  s.total_ns += took;
-  if (took > s.max_ns) s.max_ns = took;
+  if (watched) set_executing(id, nullptr, 0);
+  if (opt_.stats) {
+    const uint64_t took = now_ns() - start;
+    const uint32_t op = gpushmem_proxy_header_op(r.slot.header);
+    OpStats &s = stats_[op < GPUSHMEM_PROXY_OP_COUNT ? op : static_cast<uint32_t>(GPUSHMEM_PROXY_OP_COUNT)];
+    ++s.count;
+    s.total_ns += took;
+    if (took > s.max_ns) s.max_ns = took;
+  }
   return done;
 }
 
@@ -140,6 +175,27 @@ void Service::loop() {
 int Service::check_stuck(uint64_t now) {
   int reports = 0;
   char line[400];
+  // The request the proxy thread is inside: a synchronous backend waits there for the peer or the network.
+  ExecutingView ex;
+  const bool inside = read_executing(&ex) && ex.active && now > ex.since_ns && now - ex.since_ns > opt_.watchdog_ns;
+  if (inside && reported_executing_ != ex.index) {
+    reported_executing_ = ex.index;
+    const uint32_t op = gpushmem_proxy_header_op(ex.slot.header);
+    char who[96];
+    if (op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_FENCE)
+      std::snprintf(who, sizeof who, "a PE this proxy wrote to, or the network, is stalled");
+    else
+      std::snprintf(who, sizeof who, "PE %u or the network is stalled", gpushmem_proxy_header_pe(ex.slot.header));
+    std::snprintf(line, sizeof line,
+                  "proxy channel %u: request %llu (ring slot %llu, seq %u): %s, in the network layer for %.1f s: %s "
+                  "(the proxy thread waits in it)",
+                  ex.channel, static_cast<unsigned long long>(ex.index),
+                  static_cast<unsigned long long>(ex.index & (channels_[ex.channel]->channel().capacity - 1)),
+                  gpushmem_proxy_header_seq(ex.slot.header), describe(ex.slot).c_str(),
+                  static_cast<double>(now - ex.since_ns) * 1e-9, who);
+    opt_.report(line);
+    ++reports;
+  }
   for (uint32_t id = 0; id < channels_.size(); ++id) {
     const ChannelConsumer &c = *channels_[id];
     Watch &w = watch_[id];
@@ -161,10 +217,11 @@ int Service::check_stuck(uint64_t now) {
       s.cookie = std::atomic_ref<uint64_t>(slot.cookie).load(std::memory_order_relaxed);
       std::snprintf(line, sizeof line,
                     "proxy channel %u: request %llu (ring slot %llu, seq %u): %s, written but not taken by the "
-                    "proxy for %.1f s: the proxy thread is stalled",
+                    "proxy for %.1f s: %s",
                     id, static_cast<unsigned long long>(next),
                     static_cast<unsigned long long>(next & (c.channel().capacity - 1)), gpushmem_proxy_header_seq(h),
-                    describe(s).c_str(), static_cast<double>(now - w.since_ns) * 1e-9);
+                    describe(s).c_str(), static_cast<double>(now - w.since_ns) * 1e-9,
+                    inside ? "the proxy thread is waiting in the request named above" : "the proxy thread is stalled");
       opt_.report(line);
       ++reports;
     }

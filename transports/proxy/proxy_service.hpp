@@ -73,9 +73,27 @@ class Service {
   struct OpStats {
     uint64_t count = 0, total_ns = 0, max_ns = 0;
   };
+  // The request the proxy thread is executing, for the watchdog (a synchronous backend blocks in a quiet that
+  // waits for a peer): written by the proxy thread, read by the watchdog under a sequence count (odd: being
+  // written). Kept only when the watchdog runs.
+  struct Executing {
+    std::atomic<uint64_t> gen{0};
+    std::atomic<uint64_t> index_plus_1{0};  // 0: none
+    std::atomic<uint32_t> channel{0};
+    std::atomic<uint64_t> since_ns{0};
+    std::atomic<uint64_t> words[8] = {};  // the slot
+  };
+  struct ExecutingView {
+    bool active = false;
+    uint32_t channel = 0;
+    uint64_t index = 0, since_ns = 0;
+    gpushmem_proxy_slot_t slot{};
+  };
+  void set_executing(uint32_t id, const Request *r, uint64_t since_ns);  // r nullptr: none
+  bool read_executing(ExecutingView *out) const;
   void loop();
   void watchdog_loop();
-  bool execute(uint32_t id, const Request &r);
+  bool execute(uint32_t id, const Request &r, uint64_t round_ns);
 
   Backend *backend_;
   ServiceOptions opt_;
@@ -85,6 +103,8 @@ class Service {
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> taken_{0};
   OpStats stats_[GPUSHMEM_PROXY_OP_COUNT + 1];  // the last: ops outside gpushmem_proxy_op
+  Executing executing_;
+  uint64_t reported_executing_ = ~0ull;  // the watchdog's
   uint64_t empty_rounds_ = 0;
   std::thread thread_;
   std::thread watchdog_;
