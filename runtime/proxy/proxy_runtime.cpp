@@ -14,7 +14,9 @@
 #include "env/env.hpp"
 #include "gpu/cuda_loader.hpp"
 #include "gpu/gpu.hpp"
+#include "gpu/session.hpp"
 #include "net/net.hpp"
+#include "proxy/proxy_cpus.hpp"
 #include "proxy/proxy_service.hpp"
 #include "proxy/runtime_backend.hpp"
 #include "state.hpp"
@@ -40,9 +42,18 @@ struct Proxy {
   std::vector<int> pes;  // the PEs device code reaches through it
   std::unique_ptr<RuntimeBackend> backend;
   std::unique_ptr<proxy::Service> service;
+  std::string where;  // where its thread runs, and why
 };
 
 std::unique_ptr<Proxy> g_proxy;
+
+// This PE's GPU's PCI bus id, as CUDA writes it ("" if it cannot say).
+std::string gpu_bus_id() {
+  const gpu::Session *s = gpu::session();
+  char bus[32] = {};
+  if (s == nullptr || cudaDeviceGetPCIBusId(bus, sizeof bus, s->device.ordinal) != cudaSuccess) return "";
+  return bus;
+}
 
 const char *const kAdvice = "GPUSHMEM_PROXY_CAPACITY / GPUSHMEM_PROXY_CHANNELS smaller need less pinned memory";
 
@@ -119,6 +130,14 @@ Status build(const char *call, Proxy &p) {
   proxy::ServiceOptions o;
   o.watchdog_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_PROXY_TIMEOUT, 0)) * 1000000000ull;
   o.stats = v.GPUSHMEM_PROXY_STATS;
+  std::string error;
+  proxy::CpuChoice where;
+  if (!proxy::choose_cpus(v.GPUSHMEM_PROXY_CPUS, gpu_bus_id(), "/sys", proxy::allowed_cpus(), &where, &error)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: %s", call, error.c_str());
+    return Status::invalid_argument;
+  }
+  o.cpus = where.cpus;
+  p.where = where.why;
   p.service = std::make_unique<proxy::Service>(p.backend.get(), o);
   for (const ChannelMemory &c : p.channels) p.service->add_channel(c.host);
   return Status::ok;
@@ -153,8 +172,9 @@ Status start(const char *call) {
   p->service->start();
   g_proxy = std::move(p);
   GPUSHMEM_LOG_INFO(log::Subsys::net,
-                    "%s: device code reaches %zu PE(s) through the CPU proxy (%zu channels of %u slots)", call,
-                    g_proxy->pes.size(), g_proxy->channels.size(), g_proxy->channels.front().host.capacity);
+                    "%s: device code reaches %zu PE(s) through the CPU proxy (%zu channels of %u slots), its thread %s",
+                    call, g_proxy->pes.size(), g_proxy->channels.size(), g_proxy->channels.front().host.capacity,
+                    g_proxy->where.c_str());
   return Status::ok;
 }
 
@@ -199,7 +219,7 @@ std::string describe() {
   if (!g_proxy) return "no CPU proxy";
   std::string s = "CPU proxy for PE(s)";
   for (int pe : g_proxy->pes) s += " " + std::to_string(pe);
-  s += ", " + std::to_string(g_proxy->channels.size()) + " channels";
+  s += ", " + std::to_string(g_proxy->channels.size()) + " channels, its thread " + g_proxy->where;
   return s;
 }
 

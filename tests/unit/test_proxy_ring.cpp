@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "catch.hpp"
 #include "gpushmem/proxy_producer.hpp"
+#include "proxy/proxy_cpus.hpp"
 #include "proxy/proxy_service.hpp"
 #include "proxy_host_mem.hpp"
 
@@ -394,4 +396,75 @@ TEST_CASE("proxy watchdog thread reports a stalled network on its own", "[proxy]
   svc.stop();
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].find("PE 3 or the network is stalled") != std::string::npos);
+}
+
+TEST_CASE("proxy cpus: lists parse and print as the kernel writes them", "[proxy][emu]") {
+  std::vector<int> c;
+  REQUIRE(proxy::parse_cpu_list("0-3,8,10-11\n", &c));
+  CHECK(c == std::vector<int>{0, 1, 2, 3, 8, 10, 11});
+  CHECK(proxy::format_cpu_list(c) == "0-3,8,10-11");
+  REQUIRE(proxy::parse_cpu_list(" 5, 2,2 ", &c));
+  CHECK(c == std::vector<int>{2, 5});
+  for (const char *bad : {"", "a", "1-", "-1", "3-1", "1,,2", "1.5", "0-9999999"})
+    CHECK_FALSE(proxy::parse_cpu_list(bad, &c));
+  CHECK(c == std::vector<int>{2, 5});  // untouched by the failures
+  CHECK(proxy::sysfs_bus_id("00000000:1B:00.0") == "0000:1b:00.0");
+  CHECK(proxy::sysfs_bus_id("0000:00:06.0") == "0000:00:06.0");
+  CHECK(proxy::sysfs_bus_id("GPU-1234") == "");
+}
+
+TEST_CASE("proxy cpus: auto reads the GPU's local CPUs, a list and none are taken as given, within the allowed",
+          "[proxy][emu]") {
+  char dir[] = "/tmp/proxy_cpus_XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  const std::string root = dir, dev = root + "/bus/pci/devices/0000:1b:00.0";
+  REQUIRE(std::system(("mkdir -p " + dev + " && echo 4-7,12 > " + dev + "/local_cpulist").c_str()) == 0);
+  const std::vector<int> allowed = {0, 1, 2, 3, 4, 5, 12};
+  proxy::CpuChoice ch;
+  std::string err;
+  REQUIRE(proxy::choose_cpus("auto", "00000000:1B:00.0", root, allowed, &ch, &err));
+  CHECK(ch.cpus == std::vector<int>{4, 5, 12});
+  CHECK(ch.why == "on CPUs 4-5,12 (near GPU 0000:1b:00.0)");
+  REQUIRE(proxy::choose_cpus("auto", "00000000:1C:00.0", root, allowed, &ch, &err));  // no such device
+  CHECK(ch.cpus.empty());
+  CHECK(ch.why.find("does not say which CPUs are near the GPU") != std::string::npos);
+  REQUIRE(proxy::choose_cpus("auto", "0000:1b:00.0", root, {0, 1}, &ch, &err));  // near CPUs all off limits
+  CHECK(ch.cpus.empty());
+  CHECK(ch.why == "not pinned (the CPUs near GPU 0000:1b:00.0, 4-7,12, are none of those this process may use, 0-1)");
+  REQUIRE(proxy::choose_cpus("none", "0000:1b:00.0", root, allowed, &ch, &err));
+  CHECK(ch.cpus.empty());
+  REQUIRE(proxy::choose_cpus("1-3,9", "", root, allowed, &ch, &err));
+  CHECK(ch.cpus == std::vector<int>{1, 2, 3});
+  CHECK(ch.why == "on CPUs 1-3 (GPUSHMEM_PROXY_CPUS)");
+  CHECK_FALSE(proxy::choose_cpus("9-11", "", root, allowed, &ch, &err));
+  CHECK(err == "GPUSHMEM_PROXY_CPUS='9-11' names no CPU this process may run on (it may use 0-5,12)");
+  CHECK_FALSE(proxy::choose_cpus("fast", "", root, allowed, &ch, &err));
+  CHECK(err == "GPUSHMEM_PROXY_CPUS='fast' is not auto, none or a CPU list such as 2,3 or 4-7");
+  std::system(("rm -rf " + root).c_str());
+}
+
+TEST_CASE("proxy cpus: the service's thread runs on the CPUs it is given", "[proxy][emu]") {
+  struct AffinityBackend final : proxy::Backend {
+    std::vector<int> seen;
+    bool execute(uint32_t, const proxy::Request &) override {
+      seen = proxy::allowed_cpus();  // sched_getaffinity(0): the calling thread's
+      return true;
+    }
+    void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
+  } be;
+  const std::vector<int> allowed = proxy::allowed_cpus();
+  REQUIRE_FALSE(allowed.empty());
+  HostChannel ch(8);
+  proxy::ServiceOptions o;
+  o.cpus = {allowed.back()};
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  svc.start();
+  REQUIRE(produce(ch.c, 1, 1));
+  const double start = static_cast<double>(proxy::Service::now_ns());
+  while (!proxy::completed_before<HostMem>(ch.c, 1) && proxy::Service::now_ns() - start < 10e9)
+    std::this_thread::yield();
+  svc.stop();
+  CHECK(be.seen == std::vector<int>{allowed.back()});
+  CHECK(proxy::allowed_cpus() == allowed);  // the caller's own affinity is untouched
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/log.hpp"
+#include "proxy/proxy_cpus.hpp"
 
 namespace gpushmem::proxy {
 
@@ -157,6 +158,9 @@ std::vector<std::string> Service::stats_report() const {
 }
 
 void Service::loop() {
+  if (!pin_this_thread(opt_.cpus))
+    GPUSHMEM_LOG_WARN(log::Subsys::net, "proxy: could not pin its thread to CPUs %s; it runs where the system puts it",
+                      format_cpu_list(opt_.cpus).c_str());
   uint64_t last_work = now_ns(), nap_ns = 1000;
   while (!stop_.load(std::memory_order_acquire)) {
     if (poll_once() != 0) {

@@ -28,6 +28,7 @@ struct ServiceOptions {
   uint64_t watchdog_ns = 0;         // GPUSHMEM_PROXY_TIMEOUT in ns; 0: no watchdog thread
   uint64_t watchdog_period_ns = 0;  // how often the watchdog looks (0: a quarter of watchdog_ns, <= 1 s)
   bool stats = false;               // GPUSHMEM_PROXY_STATS: time every request in the backend (stats_report)
+  std::vector<int> cpus;            // the proxy thread pins itself to these (proxy_cpus.hpp); empty: anywhere
   // Where the watchdog's reports go (default: the log, as errors).
   std::function<void(const std::string &)> report;
 };
