@@ -16,9 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpushmem/device_error.h"
 #include "gpushmem/proxy_channel.h"
 
-#define GPUSHMEM_DEVICE_STATE_VERSION 5
+#define GPUSHMEM_DEVICE_STATE_VERSION 6
 
 /* The first bytes of every PE's GPU heap belong to the runtime (device barrier counters, sync words);
    user allocations start after them. Zeroed at init. Its layout is device/internal_area.cuh's. */
@@ -61,7 +62,9 @@ typedef struct gpushmem_device_state {
   uint32_t proxy_channel_count;
   uint32_t proxy_region_gpu_heap; /* the transport's region id of the GPU heap (remote word of a slot) */
   uint64_t device_timeout_ns;     /* GPUSHMEM_DEVICE_TIMEOUT: how long a GPU thread waits for the proxy; 0: forever */
-  uint64_t reserved[2];           /* room for the IBGDA tables without changing the size */
+  /* The sticky device error (gpushmem/device_error.h): pinned host memory the first failing device call fills. */
+  struct gpushmem_device_error *device_error;
+  uint64_t reserved; /* room for the IBGDA tables without changing the size */
 } gpushmem_device_state_t;
 
 /* The layout both compilers must agree on (LP64). */
@@ -73,6 +76,7 @@ static_assert(offsetof(gpushmem_device_state_t, slot0) == 56, "device state layo
 static_assert(offsetof(gpushmem_device_state_t, local_fast_count) == 76, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, teams) == 80, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, proxy_channels) == 88, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, device_error) == 112, "device state layout changed");
 #else
 _Static_assert(sizeof(gpushmem_device_state_t) == 128, "device state layout changed: bump the version");
 _Static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <mutex>
 
+#include "gpu/device_error.hpp"
+
 namespace gpushmem::gpu {
 namespace {
 
@@ -140,6 +142,8 @@ Status rt_failed(cudaError_t rc, const char *call, const char *advice, const cha
   std::vsnprintf(buf, sizeof buf, what, ap);
   va_end(ap);
   log_failure(call, buf, cudaGetErrorName(rc), cudaGetErrorString(rc), advice);
+  // A failed kernel of this PE is the usual cause: its own report says which call and why.
+  (void)report_device_error("after this CUDA error");
   (void)cudaGetLastError();
   return rc == cudaErrorMemoryAllocation ? Status::out_of_memory : Status::system_error;
 }

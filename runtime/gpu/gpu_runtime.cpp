@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "env/env.hpp"
+#include "gpu/device_error.hpp"
 #include "gpu/session.hpp"
 #include "gpu/state_registry.hpp"
 #include "state.hpp"
@@ -86,6 +87,7 @@ gpushmem_device_state_t device_state(const Session &s) {
   st.proxy_channels = s.d_proxy_channels;
   st.proxy_channel_count = s.proxy_channel_count;
   st.proxy_region_gpu_heap = static_cast<uint32_t>(transport::Region::gpu_heap);
+  st.device_error = s.d_device_error;
   st.device_timeout_ns =
       static_cast<uint64_t>(std::max<int64_t>(env::get().GPUSHMEM_DEVICE_TIMEOUT, 0)) * 1000000000ull;
   // The fast path holds when the node's PEs are consecutive world PEs, each mapped at its slot.
@@ -285,6 +287,7 @@ Status init(const char *call, uint64_t symmetric_size) {
     if (is_p2p(link[pe])) r.gpu.peer_base[pe] = s->heap.slot(topo.local_index_of[pe]);
   GPUSHMEM_CHECK(upload_peer_tables(call, *s));
   GPUSHMEM_CHECK(create_team_table(call, *s));
+  GPUSHMEM_CHECK(create_device_error(call, *s));
   r.gpu.mapped.store(s->heap.mapped(), std::memory_order_relaxed);
   r.gpu.base = base;
 
@@ -348,6 +351,7 @@ void drain(const char *call) {
   if (s == nullptr) return;
   ContextScope in_pe_context;
   cudaError_t e = cudaDeviceSynchronize();
+  (void)report_device_error("at shmem_finalize");
   if (e != cudaSuccess)
     (void)rt_failed(e, call, "a kernel or copy of this PE failed earlier; finalizing anyway",
                     "cudaDeviceSynchronize() on GPU %d", s->device.ordinal);
@@ -369,6 +373,8 @@ void finalize() {
     if (s->d_peer_base != nullptr) (void)cudaFree(s->d_peer_base);
     if (s->d_peer_transport != nullptr) (void)cudaFree(s->d_peer_transport);
     free_team_table(*s);
+    (void)report_device_error("at shmem_finalize");
+    free_device_error(*s);
     release_heap_agent();
     if (s->stream != nullptr) (void)cudaStreamDestroy(s->stream);
     (void)cudaGetLastError();

@@ -13,6 +13,7 @@
 #include "core/log.hpp"
 #include "env/env.hpp"
 #include "gpu/cuda_loader.hpp"
+#include "gpu/device_error.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/session.hpp"
 #include "net/net.hpp"
@@ -130,6 +131,7 @@ Status build(const char *call, Proxy &p) {
   proxy::ServiceOptions o;
   o.watchdog_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_PROXY_TIMEOUT, 0)) * 1000000000ull;
   o.stats = v.GPUSHMEM_PROXY_STATS;
+  o.on_look = [] { (void)gpu::report_device_error("by the proxy's watchdog"); };
   std::string error;
   proxy::CpuChoice where;
   if (!proxy::choose_cpus(v.GPUSHMEM_PROXY_CPUS, gpu_bus_id(), "/sys", proxy::allowed_cpus(), &where, &error)) {

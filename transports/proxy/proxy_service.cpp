@@ -259,6 +259,7 @@ void Service::watchdog_loop() {
     const uint64_t now = now_ns();
     if (now >= next_look) {
       check_stuck(now);
+      if (opt_.on_look) opt_.on_look();
       next_look = now + period;
       continue;
     }

@@ -31,6 +31,8 @@ struct ServiceOptions {
   std::vector<int> cpus;            // the proxy thread pins itself to these (proxy_cpus.hpp); empty: anywhere
   // Where the watchdog's reports go (default: the log, as errors).
   std::function<void(const std::string &)> report;
+  // Called at each watchdog look too (the runtime reports a failed kernel's sticky device error from here).
+  std::function<void()> on_look;
 };
 
 class Service {

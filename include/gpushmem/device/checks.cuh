@@ -29,6 +29,38 @@ namespace gpushmem {
 namespace device {
 namespace {
 
+/* Copies `text` (NUL-terminated, cut to fit) into dst[0..room), returns the bytes written before its NUL. */
+__device__ __forceinline__ unsigned error_copy_text(char *dst, unsigned room, const char *text) {
+  unsigned n = 0;
+  if (text != nullptr)
+    for (; n + 1 < room && text[n] != 0; ++n) dst[n] = text[n];
+  dst[n] = 0;
+  return n;
+}
+
+/* The sticky device error (gpushmem/device_error.h), filled by the thread that prints: the host reports it even
+   if the printf is lost with the trap. text2 (may be NULL) follows text after a NUL. Out of line and called only
+   on the way to a trap. */
+__device__ __forceinline__ void error_record(uint32_t kind, const char *call, int pe, const void *addr, long long value,
+                                             const char *text, const char *text2) {
+  gpushmem_device_error_t *e = state().device_error;
+  if (e == nullptr) return;
+  // The first PE-wide: another kernel of this PE may be failing at the same time.
+  if (atomicCAS_system(&e->state, 0u, 1u) != 0u) return;
+  e->kind = kind;
+  e->pe = pe;
+  e->block[0] = blockIdx.x, e->block[1] = blockIdx.y, e->block[2] = blockIdx.z;
+  e->thread[0] = threadIdx.x, e->thread[1] = threadIdx.y, e->thread[2] = threadIdx.z;
+  e->address = reinterpret_cast<uint64_t>(addr);
+  e->value = value;
+  error_copy_text(e->call, GPUSHMEM_DEVICE_ERROR_CALL_BYTES, call);
+  const unsigned n = error_copy_text(e->text, GPUSHMEM_DEVICE_ERROR_TEXT_BYTES, text);
+  if (text2 != nullptr && n + 2 < GPUSHMEM_DEVICE_ERROR_TEXT_BYTES)
+    error_copy_text(e->text + n + 1, GPUSHMEM_DEVICE_ERROR_TEXT_BYTES - n - 1, text2);
+  __threadfence_system();  // the fields before the state the host polls
+  atomicExch_system(&e->state, 2u);
+}
+
 /* True for the one thread that gets to print. */
 __device__ __forceinline__ bool error_report_begin() {
   return atomicCAS(&gpushmemi_device_error_gate, 0u, 1u) == 0u;
@@ -50,21 +82,24 @@ __device__ __forceinline__ bool error_report_begin() {
 
 [[noreturn]] __device__ __noinline__ inline void fail_not_initialized(const char *call) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
+    error_record(GPUSHMEM_DEVICE_ERROR_NOT_INITIALIZED, call, -1, nullptr, 0, nullptr, nullptr);
     printf("gpushmem[PE ?] device error in %s: the device state of this CUDA file is not set " GPUSHMEMI_DEVICE_WHERE
            ": call shmem_init before launching kernels that use gpushmem, and check that libgpushmem found a GPU "
            "(GPUSHMEM_DISABLE_CUDA unset)\n",
            call, GPUSHMEMI_DEVICE_WHERE_ARGS);
+  }
   error_report_end_and_trap(printer);
 }
 
 [[noreturn]] __device__ __noinline__ inline void fail_pe(const char *call, int pe, const void *addr) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
     printf(
         "gpushmem[PE %d] device error in %s: pe=%d is out of range: the job has %d PEs (0..%d); address "
         "%p " GPUSHMEMI_DEVICE_WHERE "\n",
         state().my_pe, call, pe, state().n_pes, state().n_pes - 1, addr, GPUSHMEMI_DEVICE_WHERE_ARGS);
+  }
   error_report_end_and_trap(printer);
 }
 
@@ -85,21 +120,24 @@ __device__ __forceinline__ bool error_report_begin() {
 
 [[noreturn]] __device__ __noinline__ inline void fail_unreachable(const char *call, int pe, const void *addr) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
+    error_record(GPUSHMEM_DEVICE_ERROR_UNREACHABLE, call, pe, addr, 0, nullptr, nullptr);
     printf(
         "gpushmem[PE %d] device error in %s: pe=%d cannot be reached from this GPU (no P2P mapping of its heap; "
         "gpushmem-info shows each peer's transport); address %p " GPUSHMEMI_DEVICE_WHERE "\n",
         state().my_pe, call, pe, addr, GPUSHMEMI_DEVICE_WHERE_ARGS);
+  }
   error_report_end_and_trap(printer);
 }
 
 [[noreturn]] __device__ __noinline__ inline void fail_alignment(const char *call, const char *arg, const void *addr,
                                                                 unsigned int alignment, int pe) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
     printf("gpushmem[PE %d] device error in %s: pe=%d, %s=address %p is not aligned to %u bytes " GPUSHMEMI_DEVICE_WHERE
            "; atomics need naturally aligned words\n",
            state().my_pe, call, pe, arg, addr, alignment, GPUSHMEMI_DEVICE_WHERE_ARGS);
+  }
   error_report_end_and_trap(printer);
 }
 
@@ -107,9 +145,10 @@ __device__ __forceinline__ bool error_report_begin() {
 [[noreturn]] __device__ __noinline__ inline void fail_argument(const char *call, const char *arg, long long value,
                                                                const char *expected) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
     printf("gpushmem[PE %d] device error in %s: %s=%lld is invalid: %s " GPUSHMEMI_DEVICE_WHERE "\n", state().my_pe,
            call, arg, value, expected, GPUSHMEMI_DEVICE_WHERE_ARGS);
+  }
   error_report_end_and_trap(printer);
 }
 

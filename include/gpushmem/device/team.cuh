@@ -27,9 +27,11 @@ namespace {
 
 [[noreturn]] __device__ __noinline__ inline void fail_team(const char *call, const void *team, const char *why) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
+    error_record(GPUSHMEM_DEVICE_ERROR_TEAM, call, -1, team, 0, why, nullptr);
     printf("gpushmem[PE %d] device error in %s: team=%p %s (block %u, thread %u)\n", state().my_pe, call, team, why,
            blockIdx.x, threadIdx.x);
+  }
   error_report_end_and_trap(printer);
 }
 

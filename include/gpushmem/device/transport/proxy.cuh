@@ -73,24 +73,28 @@ __device__ __forceinline__ uint64_t proxy_cookie() {
 [[noreturn]] __device__ __noinline__ inline void fail_proxy_timeout(const char *call, int pe, const void *addr,
                                                                     const char *what) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
+    error_record(GPUSHMEM_DEVICE_ERROR_PROXY_TIMEOUT, call, pe, addr,
+                 static_cast<long long>(state().device_timeout_ns / 1000000000ull), what, nullptr);
     printf(
         "gpushmem[PE %d] device error in %s: pe=%d, address %p: gave up after GPUSHMEM_DEVICE_TIMEOUT=%llu s waiting "
         "for %s (block %u,%u,%u thread %u,%u,%u); the proxy's watchdog (GPUSHMEM_PROXY_TIMEOUT) names the request "
         "it is stuck on\n",
         state().my_pe, call, pe, addr, static_cast<unsigned long long>(state().device_timeout_ns / 1000000000ull), what,
         blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
+  }
   error_report_end_and_trap(printer);
 }
 
 [[noreturn]] __device__ __noinline__ inline void fail_proxy_unsupported(const char *call, int pe, const void *addr) {
   const bool printer = error_report_begin();
-  if (printer)
+  if (printer) {
     printf(
         "gpushmem[PE %d] device error in %s: pe=%d, address %p: that PE is reached through the CPU proxy (another "
         "node), and %s does not go through the proxy yet (block %u,%u,%u thread %u,%u,%u); docs/transports.md lists "
         "the device calls that do\n",
         state().my_pe, call, pe, addr, call, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
+  }
   error_report_end_and_trap(printer);
 }
 
