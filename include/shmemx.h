@@ -41,6 +41,19 @@ typedef struct {
 #define SHMEMX_INIT_ATTR_INITIALIZER \
   { NULL, NULL, -1, 0, NULL }
 
+/* ---- Events (CUDA files; gpushmem/device/event.cuh) ------------------------------------------------- */
+
+/* The completion of one non-blocking device operation, returned by shmemx_putmem_nbi_event,
+   shmemx_getmem_nbi_event and shmemx_putmem_signal_nbi_event (and their _warp / _block forms), tested and waited
+   for with shmemx_event_test / _wait / _wait_all / _wait_any in the same kernel or a later one of the same PE.
+   Complete means: for a put or put-with-signal, the source buffer may be reused (local completion: its data has
+   left it; that it is visible at the target only shmem_quiet says); for a get, the data is in the destination.
+   SHMEMX_EVENT_COMPLETE: complete when the call returned (every operation on a PE this GPU maps; through the CPU
+   proxy, data carried inline or in bounce memory). An event is a plain value: copy it, store it, wait for it from
+   any thread of the PE. */
+typedef uint64_t shmemx_event_t;
+#define SHMEMX_EVENT_COMPLETE ((shmemx_event_t)0)
+
 /* Makes a unique id and starts listening for the other ranks of the job. Call it on the process that
    will be rank 0, before shmemx_init_attr; not collective. Returns 0, or nonzero with a logged reason. */
 int shmemx_get_uniqueid(shmemx_uniqueid_t *id);

@@ -46,6 +46,25 @@ __global__ void compile_signal(uint64_t *sig, uint64_t value, int pe, uint64_t *
   shmemx_signal_op(sig, value, SHMEM_SIGNAL_ADD, pe);
 }
 
+// Events: every form, and the waits.
+__global__ void compile_events(char *dest, const char *src, size_t n, uint64_t *sig, int pe, shmemx_event_t *out) {
+  shmemx_event_t ev[9];
+  ev[0] = shmemx_putmem_nbi_event(dest, src, n, pe);
+  ev[1] = shmemx_putmem_nbi_event_warp(dest, src, n, pe);
+  ev[2] = shmemx_putmem_nbi_event_block(dest, src, n, pe);
+  ev[3] = shmemx_getmem_nbi_event(dest, src, n, pe);
+  ev[4] = shmemx_getmem_nbi_event_warp(dest, src, n, pe);
+  ev[5] = shmemx_getmem_nbi_event_block(dest, src, n, pe);
+  ev[6] = shmemx_putmem_signal_nbi_event(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);
+  ev[7] = shmemx_putmem_signal_nbi_event_warp(dest, src, n, sig, 1, SHMEM_SIGNAL_ADD, pe);
+  ev[8] = shmemx_putmem_signal_nbi_event_block(dest, src, n, sig, 1, SHMEM_SIGNAL_SET, pe);
+  out[0] = static_cast<shmemx_event_t>(shmemx_event_test(ev[0]));
+  shmemx_event_wait(ev[1]);
+  shmemx_event_wait_all(ev, 9);
+  out[1] = shmemx_event_wait_any(ev, 9);
+  out[2] = SHMEMX_EVENT_COMPLETE;
+}
+
 void compile_signal_host(uint64_t *sig, uint64_t value, uint64_t *out) {
   out[0] = shmem_signal_fetch(sig);
   out[1] = shmem_signal_wait_until(sig, SHMEM_CMP_GE, value);

@@ -29,6 +29,7 @@
 
 #include "gpushmem/device/amo.cuh"
 #include "gpushmem/device/coll.cuh"
+#include "gpushmem/device/event.cuh"
 #include "gpushmem/device/rma.cuh"
 #include "gpushmem/device/signal.cuh"
 #include "gpushmem/device/state.cuh"

@@ -133,6 +133,49 @@ static inline __device__ void shmemx_signal_op(uint64_t *sig_addr, uint64_t sign
   GPUSHMEMI_DEV::signal_op("shmemx_signal_op", sig_addr, signal, sig_op, pe);
 }
 
+/* ---- events (event.cuh; shmemx.h says what complete means) ----------------------------------------------
+ * shmemx_putmem_nbi_event / shmemx_getmem_nbi_event / shmemx_putmem_signal_nbi_event[_warp | _block]: the _nbi
+ *   routine, returning the event of its completion; the group forms return the same event to every thread.
+ * shmemx_event_test(ev): nonzero if ev is complete; never waits.
+ * shmemx_event_wait(ev): returns once ev is complete (a wait past GPUSHMEM_DEVICE_TIMEOUT stops the kernel with
+ *   a message, as every wait on the proxy does).
+ * shmemx_event_wait_all(evs, n): every one of evs[0..n) complete.
+ * shmemx_event_wait_any(evs, n): the index of one complete event of evs[0..n) (the lowest then complete); waits
+ *   for one; n == 0 returns 0. */
+#define GPUSHMEMI_EVENT_RMA(SUFFIX, SCOPE)                                                                        \
+  static inline __device__ shmemx_event_t shmemx_putmem_nbi_event##SUFFIX(void *dest, const void *source,         \
+                                                                          size_t nelems, int pe) {                \
+    return GPUSHMEMI_DEV::putmem_nbi_event<GPUSHMEMI_DEV::SCOPE>("shmemx_putmem_nbi_event" #SUFFIX, dest, source, \
+                                                                 nelems, pe);                                     \
+  }                                                                                                               \
+  static inline __device__ shmemx_event_t shmemx_getmem_nbi_event##SUFFIX(void *dest, const void *source,         \
+                                                                          size_t nelems, int pe) {                \
+    return GPUSHMEMI_DEV::getmem_nbi_event<GPUSHMEMI_DEV::SCOPE>("shmemx_getmem_nbi_event" #SUFFIX, dest, source, \
+                                                                 nelems, pe);                                     \
+  }                                                                                                               \
+  static inline __device__ shmemx_event_t shmemx_putmem_signal_nbi_event##SUFFIX(                                 \
+      void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {   \
+    return GPUSHMEMI_DEV::putmem_signal_nbi_event<GPUSHMEMI_DEV::SCOPE>(                                          \
+        "shmemx_putmem_signal_nbi_event" #SUFFIX, dest, source, nelems, sig_addr, signal, sig_op, pe);            \
+  }
+GPUSHMEMI_EVENT_RMA(, thread_scope)
+GPUSHMEMI_EVENT_RMA(_warp, warp_scope)
+GPUSHMEMI_EVENT_RMA(_block, block_scope)
+#undef GPUSHMEMI_EVENT_RMA
+
+static inline __device__ int shmemx_event_test(shmemx_event_t ev) {
+  return GPUSHMEMI_DEV::event_test(ev) ? 1 : 0;
+}
+static inline __device__ void shmemx_event_wait(shmemx_event_t ev) {
+  GPUSHMEMI_DEV::event_wait("shmemx_event_wait", ev);
+}
+static inline __device__ void shmemx_event_wait_all(const shmemx_event_t *evs, size_t n) {
+  for (size_t i = 0; i < n; ++i) GPUSHMEMI_DEV::event_wait("shmemx_event_wait_all", evs[i]);
+}
+static inline __device__ size_t shmemx_event_wait_any(const shmemx_event_t *evs, size_t n) {
+  return GPUSHMEMI_DEV::event_wait_any("shmemx_event_wait_any", evs, n);
+}
+
 /* ---- teams and team collectives, by a whole warp or block (team.cuh, coll.cuh) ------------------------ */
 static inline __device__ int shmemx_team_sync_warp(shmem_team_t team) {
   GPUSHMEMI_DEV::team_sync<GPUSHMEMI_DEV::warp_scope>("shmemx_team_sync_warp", team);

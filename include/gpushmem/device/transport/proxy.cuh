@@ -51,6 +51,13 @@ __device__ __forceinline__ const gpushmem_proxy_channel_t &proxy_channel_of(int 
   return s.proxy_channels[static_cast<unsigned>(pe) % s.proxy_channel_count];
 }
 
+/* An event (shmemx_event_t, event.cuh) for request `index` of pe's channel: the channel's number + 1 in the top 8 bits,
+   index + 1 below; complete once the channel's completed count passes index. 0 is an event complete at issue. */
+__device__ __forceinline__ uint64_t proxy_event(int pe, uint64_t index) {
+  const uint64_t channel = static_cast<unsigned>(pe) % state().proxy_channel_count;
+  return ((channel + 1) << 56) | ((index + 1) & ((uint64_t{1} << 56) - 1));
+}
+
 /* The remote word of a slot: a symmetric address of this PE's GPU heap as an offset in the peer's. */
 __device__ __forceinline__ uint64_t proxy_remote(const void *sym) {
   const gpushmem_device_state_t &s = state();
@@ -274,9 +281,10 @@ __device__ __forceinline__ void proxy_put_pieces(proxy_req *r) {
   }
 }
 
-/* putmem and putmem_nbi (nbi: a staged source stays in use until the next quiet). */
-__device__ __noinline__ inline void proxy_putmem(const char *call, void *dest, const void *source, size_t bytes, int pe,
-                                                 bool nbi) {
+/* putmem and putmem_nbi (nbi: a staged source stays in use until the next quiet, or until the event returned is
+   complete; 0: the source is reusable now). */
+__device__ __noinline__ inline uint64_t proxy_putmem(const char *call, void *dest, const void *source, size_t bytes,
+                                                     int pe, bool nbi) {
   proxy_req r;
   proxy_req_start(&r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
   r.dst = static_cast<uint8_t *>(dest);
@@ -284,7 +292,10 @@ __device__ __noinline__ inline void proxy_putmem(const char *call, void *dest, c
   r.rest = bytes;
   r.leave = 0;
   r.wait = nbi ? 0u : 1u;
+  r.flags = 0;
   proxy_put_pieces(&r);
+  // The channel completes in slot order: the last piece's event covers the earlier ones.
+  return nbi && (r.flags & GPUSHMEM_PROXY_FLAG_LOCAL_GPU) != 0 ? proxy_event(pe, r.index) : 0;
 }
 
 /* A get of up to GPUSHMEM_PROXY_BOUNCE_BYTES through the slot's bounce memory into any local buffer. */
@@ -302,9 +313,10 @@ __device__ __forceinline__ void proxy_get_bounced(proxy_req *r) {
   proxy_release(proxy_channel_of(r->pe), r->index);
 }
 
-/* getmem and getmem_nbi (nbi into global memory: the data is there after the next quiet). */
-__device__ __noinline__ inline void proxy_getmem(const char *call, void *dest, const void *source, size_t bytes, int pe,
-                                                 bool nbi) {
+/* getmem and getmem_nbi (nbi into global memory: the data is there after the next quiet, or once the event returned
+   is complete; 0: it is there now). */
+__device__ __noinline__ inline uint64_t proxy_getmem(const char *call, void *dest, const void *source, size_t bytes,
+                                                     int pe, bool nbi) {
   proxy_req r;
   proxy_req_start(&r, call, pe, source, GPUSHMEM_PROXY_OP_GET);
   const bool bounced = proxy_through_bounce(dest, bytes);
@@ -326,13 +338,18 @@ __device__ __noinline__ inline void proxy_getmem(const char *call, void *dest, c
     r.flags = GPUSHMEM_PROXY_FLAG_LOCAL_GPU | (nbi ? GPUSHMEM_PROXY_FLAG_NBI : 0u);
     proxy_step_publish(&r);
   }
-  if (!bounced && !nbi) proxy_step_wait(&r, r.index + 1, true);
+  if (bounced || bytes == 0) return 0;
+  if (!nbi) {
+    proxy_step_wait(&r, r.index + 1, true);
+    return 0;
+  }
+  return proxy_event(pe, r.index);
 }
 
-/* put-with-signal: the payload, then the signal, which lands after the whole payload. */
-__device__ __noinline__ inline void proxy_putmem_signal(const char *call, void *dest, const void *source, size_t bytes,
-                                                        uint64_t *sig_addr, uint64_t signal, bool add, int pe,
-                                                        bool nbi) {
+/* put-with-signal: the payload, then the signal, which lands after the whole payload. Returns as proxy_putmem. */
+__device__ __noinline__ inline uint64_t proxy_putmem_signal(const char *call, void *dest, const void *source,
+                                                            size_t bytes, uint64_t *sig_addr, uint64_t signal, bool add,
+                                                            int pe, bool nbi) {
   proxy_req r;
   proxy_req_start(&r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
   r.dst = static_cast<uint8_t *>(dest);
@@ -357,6 +374,7 @@ __device__ __noinline__ inline void proxy_putmem_signal(const char *call, void *
   r.body.value = signal;
   r.flags = add ? GPUSHMEM_PROXY_FLAG_SIG_ADD : 0u;
   proxy_put_one(&r);
+  return nbi && (r.flags & GPUSHMEM_PROXY_FLAG_LOCAL_GPU) != 0 ? proxy_event(pe, r.index) : 0;
 }
 
 /* A signal update alone (signal_op, and the device barrier's arrivals). */

@@ -1,0 +1,136 @@
+/*
+ * Events: the completion of one non-blocking operation (shmemx_*_nbi_event, shmemx_event_*). An event is a 64-bit
+ * value, SHMEMX_EVENT_COMPLETE (0) for an operation complete when it returned (every P2P operation, and a proxied
+ * one whose data went inline or through bounce memory); otherwise it names a request of a CPU proxy channel
+ * (transport/proxy.cuh, proxy_event) and is complete once that channel's completed count passes it: for a put or
+ * put-with-signal the source may then be reused (local completion: the proxy has read it), for a get the data is in
+ * the destination. That a put is visible at its target (remote completion) only quiet says.
+ */
+#ifndef GPUSHMEM_DEVICE_EVENT_CUH
+#define GPUSHMEM_DEVICE_EVENT_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpushmem/device/rma.cuh"
+#include "gpushmem/device/signal.cuh"
+#include "gpushmem/device/transport/proxy.cuh"
+
+namespace gpushmem {
+namespace device {
+namespace {
+
+/* Every thread of the group gets rank 0's value (the group has just synchronised). */
+template <class Scope>
+__device__ __forceinline__ uint64_t group_share(uint64_t v) {
+  if constexpr (std::is_same_v<Scope, thread_scope>) {
+    return v;
+  } else if constexpr (std::is_same_v<Scope, warp_scope>) {
+    return __shfl_sync(warp_scope::mask(), v, 0);
+  } else {
+    __shared__ uint64_t shared_value;
+    if (Scope::rank() == 0) shared_value = v;
+    Scope::sync();
+    const uint64_t out = shared_value;
+    Scope::sync();  // nobody reads it after the next call's rank 0 writes it
+    return out;
+  }
+}
+
+/* An event's channel and the count its completion needs; false for an event complete at issue. */
+__device__ __forceinline__ bool event_channel(uint64_t ev, const gpushmem_proxy_channel_t **c, uint64_t *until) {
+  if (ev == 0) return false;
+  const uint32_t channel = static_cast<uint32_t>(ev >> 56) - 1u;
+  if (channel >= state().proxy_channel_count)
+    fail_argument("shmemx_event_wait", "event", static_cast<long long>(ev), "not an event of this PE's proxy channels");
+  *c = &state().proxy_channels[channel];
+  *until = ev & ((uint64_t{1} << 56) - 1);
+  return true;
+}
+
+__device__ __forceinline__ bool event_test(uint64_t ev) {
+  const gpushmem_proxy_channel_t *c = nullptr;
+  uint64_t until = 0;
+  if (!event_channel(ev, &c, &until)) return true;
+  if (ProxyMem::load_relaxed(&c->words->completed_cache) >= until) {
+    __threadfence_system();  // the delivered data after the count that says it is there
+    return true;
+  }
+  const uint64_t v = ProxyMem::load_host(&c->control->completed);  // acquire: the data before it
+  if (v < until) return false;
+  ProxyMem::raise(&c->words->completed_cache, v);
+  return true;
+}
+
+__device__ __noinline__ inline void event_wait(const char *call, uint64_t ev) {
+  const gpushmem_proxy_channel_t *c = nullptr;
+  uint64_t until = 0;
+  if (!event_channel(ev, &c, &until)) return;
+  proxy_wait_completed(call, -1, nullptr, *c, until, true);
+}
+
+/* The index of an event of evs[0..n) that is complete (the lowest such when several are); waits for one. n == 0:
+   returns 0 at once. */
+__device__ __noinline__ inline size_t event_wait_any(const char *call, const uint64_t *evs, size_t n) {
+  if (n == 0) return 0;
+  size_t found = n;
+  proxy_wait(call, -1, evs, "any of the events", [&] {
+    for (size_t i = 0; i < n; ++i)
+      if (event_test(evs[i])) {
+        found = i;
+        return true;
+      }
+    return false;
+  });
+  return found;
+}
+
+template <class Scope>
+__device__ __forceinline__ uint64_t putmem_nbi_event(const char *call, void *dest, const void *source, size_t bytes,
+                                                     int pe) {
+  Scope::sync();
+  uint64_t ev = 0;
+  if (char *r = reach(call, "dest", static_cast<char *>(dest), bytes, pe))
+    copy_data<Scope>(r, source, bytes);
+  else if (Scope::rank() == 0)
+    ev = proxy_putmem(call, dest, source, bytes, pe, true);
+  Scope::sync();
+  return group_share<Scope>(ev);
+}
+
+template <class Scope>
+__device__ __forceinline__ uint64_t getmem_nbi_event(const char *call, void *dest, const void *source, size_t bytes,
+                                                     int pe) {
+  Scope::sync();
+  uint64_t ev = 0;
+  if (const char *r = reach(call, "source", static_cast<const char *>(source), bytes, pe))
+    copy_data<Scope>(dest, r, bytes);
+  else if (Scope::rank() == 0)
+    ev = proxy_getmem(call, dest, source, bytes, pe, true);
+  Scope::sync();
+  return group_share<Scope>(ev);
+}
+
+template <class Scope>
+__device__ __forceinline__ uint64_t putmem_signal_nbi_event(const char *call, void *dest, const void *source,
+                                                            size_t bytes, uint64_t *sig_addr, uint64_t signal,
+                                                            int sig_op, int pe) {
+  if (error_checks()) check_sig_op(call, sig_op);
+  Scope::sync();
+  if (reach(call, "dest", static_cast<char *>(dest), bytes, pe) != nullptr) {
+    putmem_signal<Scope, true>(call, dest, source, bytes, sig_addr, signal, sig_op, pe);  // complete at return
+    return 0;
+  }
+  if (error_checks()) check_symmetric(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
+  uint64_t ev = 0;
+  if (Scope::rank() == 0)
+    ev = proxy_putmem_signal(call, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, true);
+  Scope::sync();
+  return group_share<Scope>(ev);
+}
+
+}  // namespace
+}  // namespace device
+}  // namespace gpushmem
+
+#endif /* GPUSHMEM_DEVICE_EVENT_CUH */
