@@ -239,6 +239,18 @@ __device__ __forceinline__ void proxy_req_start(proxy_req *r, const char *call, 
   r->body = gpushmem_proxy_slot_t{};
 }
 
+/* A put of `bytes` from source to dest in pieces (proxy_put_pieces consumes rest down to leave). */
+__device__ __forceinline__ void proxy_req_put(proxy_req *r, const char *call, void *dest, const void *source,
+                                              size_t bytes, int pe, bool nbi) {
+  proxy_req_start(r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
+  r->dst = static_cast<uint8_t *>(dest);
+  r->src = static_cast<const uint8_t *>(source);
+  r->rest = bytes;
+  r->leave = 0;
+  r->wait = nbi ? 0u : 1u;
+  r->flags = 0;
+}
+
 /* One put request (or put-with-signal, r->op) of r->bytes (at most 2^32 - 1) from r->src to r->dst; r->body.signal
    and .value are set by the caller. Returns its index. */
 __device__ __forceinline__ uint64_t proxy_put_one(proxy_req *r) {
@@ -286,13 +298,7 @@ __device__ __forceinline__ void proxy_put_pieces(proxy_req *r) {
 __device__ __noinline__ inline uint64_t proxy_putmem(const char *call, void *dest, const void *source, size_t bytes,
                                                      int pe, bool nbi) {
   proxy_req r;
-  proxy_req_start(&r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
-  r.dst = static_cast<uint8_t *>(dest);
-  r.src = static_cast<const uint8_t *>(source);
-  r.rest = bytes;
-  r.leave = 0;
-  r.wait = nbi ? 0u : 1u;
-  r.flags = 0;
+  proxy_req_put(&r, call, dest, source, bytes, pe, nbi);
   proxy_put_pieces(&r);
   // The channel completes in slot order: the last piece's event covers the earlier ones.
   return nbi && (r.flags & GPUSHMEM_PROXY_FLAG_LOCAL_GPU) != 0 ? proxy_event(pe, r.index) : 0;
@@ -351,11 +357,7 @@ __device__ __noinline__ inline uint64_t proxy_putmem_signal(const char *call, vo
                                                             size_t bytes, uint64_t *sig_addr, uint64_t signal, bool add,
                                                             int pe, bool nbi) {
   proxy_req r;
-  proxy_req_start(&r, call, pe, dest, GPUSHMEM_PROXY_OP_PUT);
-  r.dst = static_cast<uint8_t *>(dest);
-  r.src = static_cast<const uint8_t *>(source);
-  r.rest = bytes;
-  r.wait = nbi ? 0u : 1u;
+  proxy_req_put(&r, call, dest, source, bytes, pe, nbi);
   // Every piece but the last as a put, then a fence, then the last piece with the signal.
   const size_t piece = __isGlobal(source) ? size_t{0x80000000u} : size_t{GPUSHMEM_PROXY_BOUNCE_BYTES};
   r.leave = bytes == 0 ? 0 : bytes - (bytes - 1) / piece * piece;
