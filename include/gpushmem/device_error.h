@@ -6,7 +6,8 @@
  * code; layout pinned.
  *
  * Written today for the waits and paths that fail away from the call's own arguments: a proxy wait past
- * GPUSHMEM_DEVICE_TIMEOUT, an unreachable PE, a file whose device state is not set, a bad team. Bad arguments
+ * GPUSHMEM_DEVICE_TIMEOUT, an unreachable PE, a bad team. (A file whose device state is not set has no pointer to
+ * the record: that error only prints.) Bad arguments
  * (PE range, symmetric address, alignment, an invalid value) and calls without a proxy path only print: their
  * checks sit in every kernel's fast path, and recording there costs those kernels registers
  * (unit.device_register_budget). The other kinds are defined for them all the same.

@@ -66,7 +66,7 @@ __global__ void events_kernel(unsigned char *put_dst, unsigned char *src, unsign
   else
     three[0] = shmemx_putmem_signal_nbi_event_block(sig_dst, get_dst, kSig, sig, 1, SHMEM_SIGNAL_ADD, peer);
   three[1] = put_event<S>(put_dst + kBytes, src, 4096, peer);
-  three[2] = get_event<S>(get_dst, get_src, 4096, peer);
+  three[2] = get_event<S>(get_dst + kBytes, get_src, 4096, peer);  // not where the put-with-signal reads
   const size_t any = shmemx_event_wait_any(three, 3);
   if (any >= 3 || !shmemx_event_test(three[any])) report_failure(r, 3, static_cast<long long>(any), 1, 0);
   shmemx_event_wait_all(three, 3);
@@ -108,7 +108,7 @@ int main() {
   unsigned char *src = nullptr, *get_dst = nullptr;
   shmemx_event_t *events = nullptr;
   CUDA_CHECK(cudaMalloc(&src, kBytes));
-  CUDA_CHECK(cudaMalloc(&get_dst, kBytes));
+  CUDA_CHECK(cudaMalloc(&get_dst, kBytes + 4096));
   CUDA_CHECK(cudaMalloc(&events, 4 * sizeof(shmemx_event_t)));
   device_report *report = new_device_report();
   fill<<<64, 256>>>(get_src, kBytes, me, 2);

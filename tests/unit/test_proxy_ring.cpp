@@ -410,6 +410,7 @@ TEST_CASE("proxy cpus: lists parse and print as the kernel writes them", "[proxy
   CHECK(c == std::vector<int>{2, 5});  // untouched by the failures
   CHECK(proxy::sysfs_bus_id("00000000:1B:00.0") == "0000:1b:00.0");
   CHECK(proxy::sysfs_bus_id("0000:00:06.0") == "0000:00:06.0");
+  CHECK(proxy::sysfs_bus_id("10000:01:00.0") == "10000:01:00.0");
   CHECK(proxy::sysfs_bus_id("GPU-1234") == "");
 }
 

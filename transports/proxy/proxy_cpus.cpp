@@ -54,10 +54,11 @@ std::string format_cpu_list(const std::vector<int> &cpus) {
 std::string sysfs_bus_id(const std::string &bus_id) {
   unsigned domain = 0, bus = 0, dev = 0, fn = 0;
   char end = 0;
-  if (std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &dev, &fn, &end) != 4 || domain > 0xffff ||
-      bus > 0xff || dev > 0x1f || fn > 7)
+  // Domains above 0xffff exist (VMD, Hyper-V): sysfs writes them in full ("10000:00:02.0").
+  if (std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &dev, &fn, &end) != 4 || bus > 0xff || dev > 0x1f ||
+      fn > 7)
     return "";
-  char out[16];
+  char out[24];
   std::snprintf(out, sizeof out, "%04x:%02x:%02x.%x", domain, bus, dev, fn);
   return out;
 }

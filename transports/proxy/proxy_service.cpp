@@ -75,7 +75,7 @@ size_t Service::poll_once() {
     do {
       const size_t n = c.drain(batch_.data(), batch_.size(), now);
       for (size_t i = 0; i < n; ++i) {
-        if (execute(id, batch_[i], now))
+        if (execute(id, batch_[i]))
           c.complete(batch_[i].index);
         else
           c.keep(batch_[i]);
@@ -122,10 +122,11 @@ bool Service::read_executing(ExecutingView *out) const {
   return true;
 }
 
-bool Service::execute(uint32_t id, const Request &r, uint64_t round_ns) {
+bool Service::execute(uint32_t id, const Request &r) {
   const bool watched = opt_.watchdog_ns != 0;
   const uint64_t start = opt_.stats ? now_ns() : 0;
-  if (watched) set_executing(id, &r, round_ns);
+  // Since this request started (not the round: a long batch would age the requests at its end).
+  if (watched) set_executing(id, &r, start != 0 ? start : now_ns());
   const bool done = backend_->execute(id, r);
   if (watched) set_executing(id, nullptr, 0);
   if (opt_.stats) {
@@ -182,8 +183,9 @@ int Service::check_stuck(uint64_t now) {
   // The request the proxy thread is inside: a synchronous backend waits there for the peer or the network.
   ExecutingView ex;
   const bool inside = read_executing(&ex) && ex.active && now > ex.since_ns && now - ex.since_ns > opt_.watchdog_ns;
-  if (inside && reported_executing_ != ex.index) {
-    reported_executing_ = ex.index;
+  if (inside && (reported_executing_ != ex.index || reported_executing_channel_ != ex.channel)) {
+    reported_executing_ = ex.index;  // indices are per channel: the pair names a request
+    reported_executing_channel_ = ex.channel;
     const uint32_t op = gpushmem_proxy_header_op(ex.slot.header);
     char who[96];
     if (op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_FENCE)

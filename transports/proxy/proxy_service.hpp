@@ -96,7 +96,7 @@ class Service {
   bool read_executing(ExecutingView *out) const;
   void loop();
   void watchdog_loop();
-  bool execute(uint32_t id, const Request &r, uint64_t round_ns);
+  bool execute(uint32_t id, const Request &r);
 
   Backend *backend_;
   ServiceOptions opt_;
@@ -107,7 +107,8 @@ class Service {
   std::atomic<uint64_t> taken_{0};
   OpStats stats_[GPUSHMEM_PROXY_OP_COUNT + 1];  // the last: ops outside gpushmem_proxy_op
   Executing executing_;
-  uint64_t reported_executing_ = ~0ull;  // the watchdog's
+  uint64_t reported_executing_ = ~0ull;  // the watchdog's: the last request it named inside the backend
+  uint32_t reported_executing_channel_ = ~0u;
   uint64_t empty_rounds_ = 0;
   std::thread thread_;
   std::thread watchdog_;

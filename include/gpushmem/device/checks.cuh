@@ -83,7 +83,6 @@ __device__ __forceinline__ bool error_report_begin() {
 [[noreturn]] __device__ __noinline__ inline void fail_not_initialized(const char *call) {
   const bool printer = error_report_begin();
   if (printer) {
-    error_record(GPUSHMEM_DEVICE_ERROR_NOT_INITIALIZED, call, -1, nullptr, 0, nullptr, nullptr);
     printf("gpushmem[PE ?] device error in %s: the device state of this CUDA file is not set " GPUSHMEMI_DEVICE_WHERE
            ": call shmem_init before launching kernels that use gpushmem, and check that libgpushmem found a GPU "
            "(GPUSHMEM_DISABLE_CUDA unset)\n",

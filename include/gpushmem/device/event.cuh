@@ -38,24 +38,23 @@ __device__ __forceinline__ uint64_t group_share(uint64_t v) {
 }
 
 /* An event's channel and the count its completion needs; false for an event complete at issue. */
-__device__ __forceinline__ bool event_channel(uint64_t ev, const gpushmem_proxy_channel_t **c, uint64_t *until) {
+__device__ __forceinline__ bool event_channel(const char *call, uint64_t ev, const gpushmem_proxy_channel_t **c,
+                                              uint64_t *until) {
   if (ev == 0) return false;
   const uint32_t channel = static_cast<uint32_t>(ev >> 56) - 1u;
   if (channel >= state().proxy_channel_count)
-    fail_argument("shmemx_event_wait", "event", static_cast<long long>(ev), "not an event of this PE's proxy channels");
+    fail_argument(call, "event", static_cast<long long>(ev), "not an event of this PE's proxy channels");
   *c = &state().proxy_channels[channel];
   *until = ev & ((uint64_t{1} << 56) - 1);
   return true;
 }
 
-__device__ __forceinline__ bool event_test(uint64_t ev) {
+/* Reads the proxy's own count with acquire, never the device cache: the cache (raised relaxed by any thread) does
+   not order the data a get delivered before this thread's reads of it. */
+__device__ __forceinline__ bool event_test(const char *call, uint64_t ev) {
   const gpushmem_proxy_channel_t *c = nullptr;
   uint64_t until = 0;
-  if (!event_channel(ev, &c, &until)) return true;
-  if (ProxyMem::load_relaxed(&c->words->completed_cache) >= until) {
-    __threadfence_system();  // the delivered data after the count that says it is there
-    return true;
-  }
+  if (!event_channel(call, ev, &c, &until)) return true;
   const uint64_t v = ProxyMem::load_host(&c->control->completed);  // acquire: the data before it
   if (v < until) return false;
   ProxyMem::raise(&c->words->completed_cache, v);
@@ -65,18 +64,18 @@ __device__ __forceinline__ bool event_test(uint64_t ev) {
 __device__ __noinline__ inline void event_wait(const char *call, uint64_t ev) {
   const gpushmem_proxy_channel_t *c = nullptr;
   uint64_t until = 0;
-  if (!event_channel(ev, &c, &until)) return;
+  if (!event_channel(call, ev, &c, &until)) return;
   proxy_wait_completed(call, -1, nullptr, *c, until, true);
 }
 
 /* The index of an event of evs[0..n) that is complete (the lowest such when several are); waits for one. n == 0:
-   returns 0 at once. */
+   SIZE_MAX at once, as shmem_test_any answers when it has no candidate. */
 __device__ __noinline__ inline size_t event_wait_any(const char *call, const uint64_t *evs, size_t n) {
-  if (n == 0) return 0;
+  if (n == 0) return SIZE_MAX;
   size_t found = n;
   proxy_wait(call, -1, evs, "any of the events", [&] {
     for (size_t i = 0; i < n; ++i)
-      if (event_test(evs[i])) {
+      if (event_test(call, evs[i])) {
         found = i;
         return true;
       }

@@ -141,7 +141,7 @@ static inline __device__ void shmemx_signal_op(uint64_t *sig_addr, uint64_t sign
  *   a message, as every wait on the proxy does).
  * shmemx_event_wait_all(evs, n): every one of evs[0..n) complete.
  * shmemx_event_wait_any(evs, n): the index of one complete event of evs[0..n) (the lowest then complete); waits
- *   for one; n == 0 returns 0. */
+ *   for one; n == 0 returns SIZE_MAX. */
 #define GPUSHMEMI_EVENT_RMA(SUFFIX, SCOPE)                                                                        \
   static inline __device__ shmemx_event_t shmemx_putmem_nbi_event##SUFFIX(void *dest, const void *source,         \
                                                                           size_t nelems, int pe) {                \
@@ -164,7 +164,7 @@ GPUSHMEMI_EVENT_RMA(_block, block_scope)
 #undef GPUSHMEMI_EVENT_RMA
 
 static inline __device__ int shmemx_event_test(shmemx_event_t ev) {
-  return GPUSHMEMI_DEV::event_test(ev) ? 1 : 0;
+  return GPUSHMEMI_DEV::event_test("shmemx_event_test", ev) ? 1 : 0;
 }
 static inline __device__ void shmemx_event_wait(shmemx_event_t ev) {
   GPUSHMEMI_DEV::event_wait("shmemx_event_wait", ev);

@@ -203,7 +203,8 @@ struct proxy_req {
   int pe;
   uint32_t op;
   uint32_t flags;
-  uint32_t wait; /* a blocking put: wait for a staged source's completion */
+  uint32_t wait;   /* a blocking put: wait for a staged source's completion */
+  uint32_t staged; /* some piece was staged by the proxy (its source read only once the request completes) */
   gpushmem_proxy_slot_t body;
 };
 
@@ -249,6 +250,7 @@ __device__ __forceinline__ void proxy_req_put(proxy_req *r, const char *call, vo
   r->leave = 0;
   r->wait = nbi ? 0u : 1u;
   r->flags = 0;
+  r->staged = 0;
 }
 
 /* One put request (or put-with-signal, r->op) of r->bytes (at most 2^32 - 1) from r->src to r->dst; r->body.signal
@@ -271,6 +273,7 @@ __device__ __forceinline__ uint64_t proxy_put_one(proxy_req *r) {
   } else {
     r->body.local = reinterpret_cast<uint64_t>(r->src);
     r->flags |= GPUSHMEM_PROXY_FLAG_LOCAL_GPU | (r->wait ? 0u : GPUSHMEM_PROXY_FLAG_NBI);
+    r->staged = 1;
     proxy_step_publish(r);
     if (r->wait) proxy_step_wait(r, r->index + 1, false);
   }
@@ -300,8 +303,8 @@ __device__ __noinline__ inline uint64_t proxy_putmem(const char *call, void *des
   proxy_req r;
   proxy_req_put(&r, call, dest, source, bytes, pe, nbi);
   proxy_put_pieces(&r);
-  // The channel completes in slot order: the last piece's event covers the earlier ones.
-  return nbi && (r.flags & GPUSHMEM_PROXY_FLAG_LOCAL_GPU) != 0 ? proxy_event(pe, r.index) : 0;
+  // The channel completes in slot order: the last piece's event covers the earlier ones, staged or not.
+  return nbi && r.staged != 0 ? proxy_event(pe, r.index) : 0;
 }
 
 /* A get of up to GPUSHMEM_PROXY_BOUNCE_BYTES through the slot's bounce memory into any local buffer. */
@@ -376,7 +379,7 @@ __device__ __noinline__ inline uint64_t proxy_putmem_signal(const char *call, vo
   r.body.value = signal;
   r.flags = add ? GPUSHMEM_PROXY_FLAG_SIG_ADD : 0u;
   proxy_put_one(&r);
-  return nbi && (r.flags & GPUSHMEM_PROXY_FLAG_LOCAL_GPU) != 0 ? proxy_event(pe, r.index) : 0;
+  return nbi && r.staged != 0 ? proxy_event(pe, r.index) : 0;
 }
 
 /* A signal update alone (signal_op, and the device barrier's arrivals). */
