@@ -1,12 +1,15 @@
-// Device producers on a proxy channel (gpushmem/proxy_producer.hpp with device/transport/proxy_mem.cuh)
-// against the proxy service on a host thread, in one process: every warp's lanes reserve their slots with one
-// atomic (lane 0) and publish one request each, and the service's backend checks that each producer's
-// requests arrive complete and in its order and counts them.
-//   argv[1] = capacity of the ring (8: back-pressure on every reservation), argv[2] = requests in all,
-//   argv[3] = CTAs, argv[4] = warps per CTA. Prints the drain rate ("slots/s") as a figure of the ring alone
-//   (the backend does nothing else); exits 1 on any lost, duplicated or reordered request.
+// proxy_drain_rate: the CPU proxy's ring alone. Device producers on one proxy channel
+// (gpushmem/proxy_producer.hpp with device/transport/proxy_mem.cuh) against the proxy service on a host thread, in
+// one process and no PEs: every warp's lanes reserve their slots with one atomic (lane 0) and publish one request
+// each; the service's backend does nothing but check that each producer's requests arrive complete and in its
+// order. The figure is the drain rate (M slots/s, from the kernel's launch to the last request taken), the median
+// over the repeats, as a table row and a "json:" line; any lost, duplicated or reordered request fails the run
+// (exit 1).
+//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS]]]]]
+//   defaults 4096 8000000 32 8 5; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs both).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -18,13 +21,13 @@
 
 namespace proxy = gpushmem::proxy;
 
-#define CHECK_CUDA(x)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "proxy_ring: %s failed: %s\n", #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
+#define CHECK_CUDA(x)                                                                        \
+  do {                                                                                       \
+    cudaError_t e_ = (x);                                                                    \
+    if (e_ != cudaSuccess) {                                                                 \
+      std::fprintf(stderr, "proxy_drain_rate: %s failed: %s\n", #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                          \
+    }                                                                                        \
   } while (0)
 
 __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned *failed) {
@@ -62,7 +65,7 @@ struct CheckingBackend final : proxy::Backend {
     const uint64_t producer = r.slot.value >> 32, k = r.slot.value & 0xffffffffu;
     if (producer >= next.size() || (r.slot.size_event >> 32) != producer || k != next[producer]) {
       if (++bad <= 5)
-        std::fprintf(stderr, "proxy_ring: request %llu: producer %llu k %llu, expected k %llu\n",
+        std::fprintf(stderr, "proxy_drain_rate: request %llu: producer %llu k %llu, expected k %llu\n",
                      static_cast<unsigned long long>(r.index), static_cast<unsigned long long>(producer),
                      static_cast<unsigned long long>(k),
                      producer < next.size() ? static_cast<unsigned long long>(next[producer]) : 0ull);
@@ -77,11 +80,9 @@ struct CheckingBackend final : proxy::Backend {
 
 }  // namespace
 
-int main(int argc, char **argv) {
-  const uint32_t capacity = argc > 1 ? static_cast<uint32_t>(std::atoi(argv[1])) : 8;
-  const uint64_t total = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000000;
-  const int ctas = argc > 3 ? std::atoi(argv[3]) : 8, warps = argc > 4 ? std::atoi(argv[4]) : 4;
-  const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
+// One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed.
+double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps) {
+  const uint64_t producers = uint64_t(ctas) * warps * 32;
   gpushmem_proxy_slot_t *ring = nullptr;
   gpushmem_proxy_control_t *control = nullptr;
   gpushmem_proxy_device_words_t *words = nullptr;
@@ -104,37 +105,71 @@ int main(int argc, char **argv) {
 
   CheckingBackend be(producers);
   proxy::ServiceOptions o;
-  o.watchdog_ns = 20000000000ull;  // a stuck request is named instead of the test timing out silently
+  o.watchdog_ns = 20000000000ull;  // a stuck request is named instead of the run timing out silently
   proxy::Service svc(&be, o);
   svc.add_channel(host_view);
   svc.start();
   const uint64_t t0 = proxy::Service::now_ns();
   produce<<<ctas, warps * 32>>>(dev_view, per_lane, failed);
   CHECK_CUDA(cudaGetLastError());
-  CHECK_CUDA(cudaDeviceSynchronize());
   const uint64_t want = per_lane * producers;
   while (svc.requests_taken() < want && proxy::Service::now_ns() - t0 < 30000000000ull) {
   }
   const double secs = static_cast<double>(proxy::Service::now_ns() - t0) * 1e-9;
+  CHECK_CUDA(cudaDeviceSynchronize());
   svc.stop();
   unsigned failed_h = 0;
   CHECK_CUDA(cudaMemcpy(&failed_h, failed, sizeof failed_h, cudaMemcpyDeviceToHost));
   uint64_t short_producers = 0;
   for (uint64_t n : be.next) short_producers += n != per_lane;
-  std::printf("proxy_ring: capacity %u, %llu requests from %llu lanes (%d CTAs x %d warps): %.2f M slots/s\n", capacity,
-              static_cast<unsigned long long>(be.count), static_cast<unsigned long long>(producers), ctas, warps,
-              static_cast<double>(be.count) / secs * 1e-6);
-  std::printf("json: {\"op\":\"proxy_drain\",\"size\":%u,\"npes\":1,\"metric\":\"rate\",\"rate\":{\"median\":%.3f}}\n",
-              capacity, static_cast<double>(be.count) / secs * 1e-6);
-  if (be.count != want || be.bad != 0 || failed_h != 0 || short_producers != 0 || control->completed != want) {
+  const bool ok =
+      be.count == want && be.bad == 0 && failed_h == 0 && short_producers == 0 && control->completed == want;
+  if (!ok)
     std::fprintf(stderr,
-                 "proxy_ring: FAILED: %llu of %llu requests taken, %llu out of order, %u reservations timed out, "
-                 "%llu producers short, completed %llu\n",
+                 "proxy_drain_rate: FAILED: %llu of %llu requests taken, %llu out of order, %u reservations timed "
+                 "out, %llu producers short, completed %llu\n",
                  static_cast<unsigned long long>(be.count), static_cast<unsigned long long>(want),
                  static_cast<unsigned long long>(be.bad), failed_h, static_cast<unsigned long long>(short_producers),
                  static_cast<unsigned long long>(control->completed));
-    return 1;
+  CHECK_CUDA(cudaFreeHost(ring));
+  CHECK_CUDA(cudaFreeHost(control));
+  CHECK_CUDA(cudaFree(words));
+  CHECK_CUDA(cudaFree(failed));
+  return ok ? static_cast<double>(want) / secs * 1e-6 : -1.0;
+}
+
+int main(int argc, char **argv) {
+  const uint32_t capacity = argc > 1 ? static_cast<uint32_t>(std::atoi(argv[1])) : 4096;
+  const uint64_t total = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 8000000;
+  const int ctas = argc > 3 ? std::atoi(argv[3]) : 32, warps = argc > 4 ? std::atoi(argv[4]) : 8;
+  const int repeats = argc > 5 ? std::atoi(argv[5]) : 5;
+  if (capacity < 8 || (capacity & (capacity - 1)) != 0 || total == 0 || ctas < 1 || warps < 1 || warps > 32 ||
+      repeats < 1) {
+    std::fprintf(stderr,
+                 "proxy_drain_rate: usage: proxy_drain_rate [CAPACITY (a power of two >= 8) [REQUESTS [CTAS [WARPS "
+                 "(1..32) [REPEATS]]]]]\n");
+    return 2;
   }
-  std::printf("proxy_ring: ok\n");
+  const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
+  std::vector<double> rates;
+  for (int r = 0; r < repeats; ++r) {
+    const double rate = run_once(capacity, per_lane, ctas, warps);
+    if (rate < 0) return 1;
+    rates.push_back(rate);
+  }
+  std::sort(rates.begin(), rates.end());
+  const double median = rates[rates.size() / 2], lo = rates.front(), hi = rates.back();
+  std::printf(
+      "# proxy_drain_rate: one channel of %u slots, %llu requests from %llu lanes (%d CTAs x %d warps), a "
+      "backend that only checks order; median [min,max] of %d repeats\n",
+      capacity, static_cast<unsigned long long>(per_lane * producers), static_cast<unsigned long long>(producers), ctas,
+      warps, repeats);
+  std::printf("%-10s %-28s check\n%-10u %8.2f [%.2f,%.2f] M slots/s ok\n", "capacity", "drain rate", capacity, median,
+              lo, hi);
+  std::printf(
+      "json: {\"bench\":\"proxy_drain_rate\",\"library\":\"gpushmem\",\"npes\":1,\"size\":%u,\"ctas\":%d,"
+      "\"warps\":%d,\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,\"min\":%.4f,"
+      "\"max\":%.4f},\"check\":\"ok\"}\n",
+      capacity, ctas, warps, static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi);
   return 0;
 }
