@@ -4,6 +4,7 @@
 # MPS daemon whose clients are checked (get_server_list / get_client_list while the benchmark runs), each with
 # GPUSHMEM_PROXY_STATS=1; then, if MPS helps, the gpu-vhost suite under it, one test at a time with the daemon
 # restarted after a failure (a trap under MPS leaves the next clients unable to start, call 2 of this folder).
+# Also the proxy's drain rate alone (perftest proxy_drain_rate), which needs no second PE.
 # Usage, in the repository root on the GPU machine: bash docs/results/2026-12-05-gpu-proxy/next.sh; logs in $OUT.
 set -u
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -21,6 +22,7 @@ lat() {  # lat LABEL: p and g latency through the proxy, with the proxies' stati
     nvidia-smi 2>&1 | tail -8; wait; } >> $O/latency.txt 2>&1
   say "$1: $(grep -o '"op":"shmem_int_p"[^}]*"median":[0-9.]*' $O/latency.txt | tail -1)"
 }
+timeout 120 $B/bin/proxy_drain_rate 4096 8000000 32 8 5 > $O/drain.txt 2>&1; say "drain: $(grep -v '^#' $O/drain.txt | head -2 | tail -1)"
 lat "no MPS"
 export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
 nvidia-cuda-mps-control -d && say "MPS daemon started"
