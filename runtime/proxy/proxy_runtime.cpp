@@ -48,14 +48,6 @@ struct Proxy {
 
 std::unique_ptr<Proxy> g_proxy;
 
-// This PE's GPU's PCI bus id, as CUDA writes it ("" if it cannot say).
-std::string gpu_bus_id() {
-  const gpu::Session *s = gpu::session();
-  char bus[32] = {};
-  if (s == nullptr || cudaDeviceGetPCIBusId(bus, sizeof bus, s->device.ordinal) != cudaSuccess) return "";
-  return bus;
-}
-
 const char *const kAdvice = "GPUSHMEM_PROXY_CAPACITY / GPUSHMEM_PROXY_CHANNELS smaller need less pinned memory";
 
 void free_channel(ChannelMemory &c) {
@@ -134,7 +126,8 @@ Status build(const char *call, Proxy &p) {
   o.on_look = [] { (void)gpu::report_device_error("by the proxy's watchdog"); };
   std::string error;
   proxy::CpuChoice where;
-  if (!proxy::choose_cpus(v.GPUSHMEM_PROXY_CPUS, gpu_bus_id(), "/sys", proxy::allowed_cpus(), &where, &error)) {
+  if (!proxy::choose_cpus(v.GPUSHMEM_PROXY_CPUS, gpu::session()->device.bus_id, "/sys", proxy::allowed_cpus(), &where,
+                          &error)) {
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: %s", call, error.c_str());
     return Status::invalid_argument;
   }

@@ -84,48 +84,22 @@ __device__ __noinline__ inline size_t event_wait_any(const char *call, const uin
   return found;
 }
 
+/* The _nbi routines (rma.cuh, signal.cuh), each thread of the group given rank 0's event. */
 template <class Scope>
 __device__ __forceinline__ uint64_t putmem_nbi_event(const char *call, void *dest, const void *source, size_t bytes,
                                                      int pe) {
-  Scope::sync();
-  uint64_t ev = 0;
-  if (char *r = reach(call, "dest", static_cast<char *>(dest), bytes, pe))
-    copy_data<Scope>(r, source, bytes);
-  else if (Scope::rank() == 0)
-    ev = proxy_putmem(call, dest, source, bytes, pe, true);
-  Scope::sync();
-  return group_share<Scope>(ev);
+  return group_share<Scope>(putmem_event<Scope, true>(call, dest, source, bytes, pe));
 }
-
 template <class Scope>
 __device__ __forceinline__ uint64_t getmem_nbi_event(const char *call, void *dest, const void *source, size_t bytes,
                                                      int pe) {
-  Scope::sync();
-  uint64_t ev = 0;
-  if (const char *r = reach(call, "source", static_cast<const char *>(source), bytes, pe))
-    copy_data<Scope>(dest, r, bytes);
-  else if (Scope::rank() == 0)
-    ev = proxy_getmem(call, dest, source, bytes, pe, true);
-  Scope::sync();
-  return group_share<Scope>(ev);
+  return group_share<Scope>(getmem_event<Scope, true>(call, dest, source, bytes, pe));
 }
-
 template <class Scope>
 __device__ __forceinline__ uint64_t putmem_signal_nbi_event(const char *call, void *dest, const void *source,
                                                             size_t bytes, uint64_t *sig_addr, uint64_t signal,
                                                             int sig_op, int pe) {
-  if (error_checks()) check_sig_op(call, sig_op);
-  Scope::sync();
-  if (reach(call, "dest", static_cast<char *>(dest), bytes, pe) != nullptr) {
-    putmem_signal<Scope, true>(call, dest, source, bytes, sig_addr, signal, sig_op, pe);  // complete at return
-    return 0;
-  }
-  if (error_checks()) check_symmetric(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
-  uint64_t ev = 0;
-  if (Scope::rank() == 0)
-    ev = proxy_putmem_signal(call, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, true);
-  Scope::sync();
-  return group_share<Scope>(ev);
+  return group_share<Scope>(putmem_signal_event<Scope, true>(call, dest, source, bytes, sig_addr, signal, sig_op, pe));
 }
 
 }  // namespace

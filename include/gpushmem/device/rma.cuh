@@ -39,24 +39,39 @@ __device__ __forceinline__ T g(const char *call, const T *source, int pe) {
 /* Over P2P the nbi forms are the blocking ones (stores complete at issue); through the proxy a put_nbi does not
    wait for a staged source, nor a get_nbi into global memory for its data (quiet does). Over the proxy the
    group's rank 0 issues the whole transfer. */
-template <class Scope, bool Nbi = false>
-__device__ __forceinline__ void putmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+/* The cores return rank 0's event of a proxied nbi transfer (event.cuh; 0: complete); the API forms drop it. */
+template <class Scope, bool Nbi>
+__device__ __forceinline__ uint64_t putmem_event(const char *call, void *dest, const void *source, size_t bytes,
+                                                 int pe) {
   Scope::sync();
+  uint64_t ev = 0;
   if (char *r = reach(call, "dest", static_cast<char *>(dest), bytes, pe))
     copy_data<Scope>(r, source, bytes);
   else if (Scope::rank() == 0)
-    proxy_putmem(call, dest, source, bytes, pe, Nbi);
+    ev = proxy_putmem(call, dest, source, bytes, pe, Nbi);
   Scope::sync();
+  return ev;
 }
 
-template <class Scope, bool Nbi = false>
-__device__ __forceinline__ void getmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+template <class Scope, bool Nbi>
+__device__ __forceinline__ uint64_t getmem_event(const char *call, void *dest, const void *source, size_t bytes,
+                                                 int pe) {
   Scope::sync();
+  uint64_t ev = 0;
   if (const char *r = reach(call, "source", static_cast<const char *>(source), bytes, pe))
     copy_data<Scope>(dest, r, bytes);
   else if (Scope::rank() == 0)
-    proxy_getmem(call, dest, source, bytes, pe, Nbi);
+    ev = proxy_getmem(call, dest, source, bytes, pe, Nbi);
   Scope::sync();
+  return ev;
+}
+template <class Scope, bool Nbi = false>
+__device__ __forceinline__ void putmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+  (void)putmem_event<Scope, Nbi>(call, dest, source, bytes, pe);
+}
+template <class Scope, bool Nbi = false>
+__device__ __forceinline__ void getmem(const char *call, void *dest, const void *source, size_t bytes, int pe) {
+  (void)getmem_event<Scope, Nbi>(call, dest, source, bytes, pe);
 }
 template <class Scope>
 __device__ __forceinline__ void putmem_nbi(const char *call, void *dest, const void *source, size_t bytes, int pe) {

@@ -20,19 +20,21 @@ namespace gpushmem {
 namespace device {
 namespace {
 
-template <class Scope, bool Nbi = false>
-__device__ __forceinline__ void putmem_signal(const char *call, void *dest, const void *source, size_t bytes,
-                                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+/* Returns rank 0's event of a proxied nbi transfer (event.cuh; 0: complete); putmem_signal drops it. */
+template <class Scope, bool Nbi>
+__device__ __forceinline__ uint64_t putmem_signal_event(const char *call, void *dest, const void *source, size_t bytes,
+                                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   if (error_checks()) check_sig_op(call, sig_op);
   Scope::sync();
   char *r = reach(call, "dest", static_cast<char *>(dest), bytes, pe);
   if (r == nullptr) {
     // Through the proxy (a PE reached so is reached so for both addresses): rank 0 issues it.
     if (error_checks()) check_symmetric(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
+    uint64_t ev = 0;
     if (Scope::rank() == 0)
-      proxy_putmem_signal(call, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, Nbi);
+      ev = proxy_putmem_signal(call, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, Nbi);
     Scope::sync();
-    return;
+    return ev;
   }
   uint64_t *rsig = remote(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
   copy_data<Scope>(r, source, bytes);
@@ -43,6 +45,12 @@ __device__ __forceinline__ void putmem_signal(const char *call, void *dest, cons
     else
       signal_set_after_payload(rsig, signal);
   }
+  return 0;
+}
+template <class Scope, bool Nbi = false>
+__device__ __forceinline__ void putmem_signal(const char *call, void *dest, const void *source, size_t bytes,
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  (void)putmem_signal_event<Scope, Nbi>(call, dest, source, bytes, sig_addr, signal, sig_op, pe);
 }
 template <class Scope>
 __device__ __forceinline__ void putmem_signal_nbi(const char *call, void *dest, const void *source, size_t bytes,
