@@ -6,6 +6,8 @@
  *   reference: memcpy of one element between private buffers on PE 0 (memcpy_us), same loop.
  * Checks: p writes a running count; PE 1 checks that the last one arrived. g checks every value it
  * fetched against what PE 1 holds. A wrong value names the type, iteration, expected and observed value.
+ * PE 1 reads and writes its own element through shmem_getmem / shmem_putmem to itself, never by load and
+ * store: the symmetric heap may be in GPU memory (GPUSHMEM_SYMMETRIC_HEAP=gpu).
  */
 #include <shmem.h>
 #include <stdio.h>
@@ -73,6 +75,14 @@ static double pg_read(int type, const void *p) {
       return *(const double *)p;
   }
 }
+/* This PE's own symmetric bytes, wherever the heap is (host or GPU memory). */
+static void pg_own_read(void *dst, const void *sym, size_t bytes) {
+  shmem_getmem(dst, sym, bytes, shmem_my_pe());
+}
+static void pg_own_write(void *sym, const void *src, size_t bytes) {
+  shmem_putmem(sym, src, bytes, shmem_my_pe());
+  shmem_quiet();
+}
 static void pg_write(int type, void *p, double v) {
   switch (type) {
     case 0:
@@ -111,8 +121,10 @@ int main(int argc, char **argv) {
     c.type = t;
     c.k = 0;
     c.bad = 0;
-    memset(c.sym, 0, 16);
-    if (h.me == 1 && PERF_PG_GET) pg_write(t, c.sym, PG_HELD(&c));
+    char own[16];
+    memset(own, 0, sizeof own);
+    if (h.me == 1 && PERF_PG_GET) pg_write(t, own, PG_HELD(&c));
+    pg_own_write(c.sym, own, sizeof own);
     shmem_barrier_all();
     perf_summary value, ref;
     memset(&value, 0, sizeof value);
@@ -127,10 +139,13 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
     long bad = 0;
     if (!PERF_PG_GET && h.me == 1) {
-      const double got = pg_read(t, c.sym);
-      if (got != (double)*last) {
+      long long last_value = 0;
+      pg_own_read(own, c.sym, sizeof own);
+      pg_own_read(&last_value, last, sizeof last_value);
+      const double got = pg_read(t, own);
+      if (got != (double)last_value) {
         fprintf(stderr, "%s: PE 1: shmem_%s_p: the last value written (iteration %lld) is %lld, PE 1 holds %g\n",
-                h.bench, types[t], *last, *last, got);
+                h.bench, types[t], last_value, last_value, got);
         bad = 1;
       }
     }

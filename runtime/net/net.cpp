@@ -258,6 +258,7 @@ Status init(const char *call, bool globals_everywhere) {
   }
   opt.nap_max_us = env::get().GPUSHMEM_PROGRESS_NAP_US;
   opt.rndv_bytes = env::get().GPUSHMEM_UCX_RNDV_BYTES;
+  opt.agent_stats = env::get().GPUSHMEM_PROXY_STATS;
   opt.fault_pe = fault_pe;
   opt.fault_after = fault_after;
   if (opt.nap_max_us < 1 || opt.nap_max_us > 999999) {
@@ -324,6 +325,9 @@ void prepare_finalize() {
 }
 
 void finalize() {
+  if (g_transport != nullptr && env::get().GPUSHMEM_PROXY_STATS)
+    for (const std::string &line : static_cast<ucx::UcxTransport *>(g_transport)->agent_stats_report())
+      std::fprintf(stderr, "gpushmem[PE %d] memory agent: %s\n", rt().my_pe, line.c_str());
   if (g_transport != nullptr) g_transport->finalize();
   g_active = nullptr;
   delete g_transport;

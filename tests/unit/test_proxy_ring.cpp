@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -419,7 +421,8 @@ TEST_CASE("proxy cpus: auto reads the GPU's local CPUs, a list and none are take
   char dir[] = "/tmp/proxy_cpus_XXXXXX";
   REQUIRE(mkdtemp(dir) != nullptr);
   const std::string root = dir, dev = root + "/bus/pci/devices/0000:1b:00.0";
-  REQUIRE(std::system(("mkdir -p " + dev + " && echo 4-7,12 > " + dev + "/local_cpulist").c_str()) == 0);
+  std::filesystem::create_directories(dev);
+  std::ofstream(dev + "/local_cpulist") << "4-7,12\n";
   const std::vector<int> allowed = {0, 1, 2, 3, 4, 5, 12};
   proxy::CpuChoice ch;
   std::string err;
@@ -441,7 +444,7 @@ TEST_CASE("proxy cpus: auto reads the GPU's local CPUs, a list and none are take
   CHECK(err == "GPUSHMEM_PROXY_CPUS='9-11' names no CPU this process may run on (it may use 0-5,12)");
   CHECK_FALSE(proxy::choose_cpus("fast", "", root, allowed, &ch, &err));
   CHECK(err == "GPUSHMEM_PROXY_CPUS='fast' is not auto, none or a CPU list such as 2,3 or 4-7");
-  std::system(("rm -rf " + root).c_str());
+  std::filesystem::remove_all(root);
 }
 
 TEST_CASE("proxy cpus: the service's thread runs on the CPUs it is given", "[proxy][emu]") {

@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 
@@ -20,6 +21,12 @@ using transport::RemoteRef;
 namespace {
 
 constexpr size_t kGetWindow = 4;  // a get's chunks in flight at once
+
+uint64_t now_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
 
 }  // namespace
 
@@ -81,6 +88,7 @@ ucs_status_t UcxTransport::on_agent_request(void *arg, const void *header, size_
   }
   auto w = std::make_unique<AgentWork>();
   w->self = self;
+  if (self->opt_.agent_stats) w->arrived_ns = now_ns();
   std::memcpy(&w->request, header, sizeof w->request);
   if (length > kAgentChunkBytes) {
     w->bad = "it carries more data than one message may";
@@ -126,6 +134,7 @@ void UcxTransport::on_agent_data(void *request, ucs_status_t status, size_t, voi
                          self->api_->ucs_status_string(status));
     return;
   }
+  if (self->opt_.agent_stats) w->arrived_ns = now_ns();  // its data is in only now
   self->agent_work_.push_back(std::move(w));
 }
 
@@ -139,7 +148,17 @@ void UcxTransport::serve_agent_locked() {
     const agent::Request &r = w->request;
     const char *bad = w->bad;
     if (bad == nullptr) {
+      const uint64_t start = opt_.agent_stats ? now_ns() : 0;
       bad = agent::execute(regions, r, w->data.data(), w->data.size(), &w->reply, &w->reply_data);
+      if (opt_.agent_stats && r.kind < sizeof agent_stats_ / sizeof agent_stats_[0]) {
+        AgentStats &st = agent_stats_[r.kind];
+        const uint64_t queued = start - w->arrived_ns, served = now_ns() - start;
+        ++st.count;
+        st.queued_ns += queued;
+        st.served_ns += served;
+        if (queued > st.queued_max_ns) st.queued_max_ns = queued;
+        if (served > st.served_max_ns) st.served_max_ns = served;
+      }
     } else {
       w->reply = agent::Reply{};
       w->reply.magic = agent::kReplyMagic;
@@ -181,6 +200,26 @@ void UcxTransport::serve_agent_locked() {
       (void)w.release();  // on_agent_reply_sent frees it
     }
   }
+}
+
+std::vector<std::string> UcxTransport::agent_stats_report() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> lines;
+  for (size_t k = 0; k < sizeof agent_stats_ / sizeof agent_stats_[0]; ++k) {
+    const AgentStats &st = agent_stats_[k];
+    if (st.count == 0) continue;
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "%s: %llu requests served; %.1f us mean and %.1f us max from arrival to service, %.1f us mean "
+                  "and %.1f us max in the memory agent",
+                  agent::kind_name(static_cast<uint8_t>(k)), static_cast<unsigned long long>(st.count),
+                  static_cast<double>(st.queued_ns) / 1e3 / static_cast<double>(st.count),
+                  static_cast<double>(st.queued_max_ns) / 1e3,
+                  static_cast<double>(st.served_ns) / 1e3 / static_cast<double>(st.count),
+                  static_cast<double>(st.served_max_ns) / 1e3);
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 void UcxTransport::on_agent_reply_sent(void *request, ucs_status_t, void *user_data) {

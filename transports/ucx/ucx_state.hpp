@@ -61,6 +61,7 @@ struct UcxTransport::AgentWork {
   const char *bad = nullptr;  // refused before execution (too long, lost on the way)
   agent::Reply reply{};
   std::vector<uint8_t> reply_data;
+  uint64_t arrived_ns = 0;  // Options::agent_stats: when its message (or its rendezvous data) was in
 };
 
 // The sender's wait for one reply.

@@ -36,6 +36,7 @@ struct Options {
   int64_t spin_us = 100;           // the progress thread polls this long after the last event before it naps
   int64_t nap_max_us = 1000;       // its longest nap while nothing arrives (the naps double up to it)
   uint64_t rndv_bytes = 60 << 10;  // runtime messages with more data than this go by rendezvous
+  bool agent_stats = false;        // GPUSHMEM_PROXY_STATS: time this PE's service of peers' agent requests
   int fault_pe = -1;               // GPUSHMEM_FAULT_INJECT: the endpoint to this PE fails ...
   uint64_t fault_after = 0;        // ... at the fault_after-th operation to it (1: the first)
 };
@@ -112,6 +113,9 @@ class UcxTransport final : public transport::Transport {
   void stop_progress_thread();
   // Stops error reports for peers that go away (set at shmem_finalize, before the last barrier).
   void set_closing() { closing_.store(true, std::memory_order_release); }
+  // Options::agent_stats: per kind of request this PE's memory agents served for peers, how many, how long
+  // they waited between their arrival and their service, and how long the agent took (one line each).
+  std::vector<std::string> agent_stats_report() const;
 
   // Whether a context made from `config` uses UCX's new protocol stack (UCX_PROTO_ENABLE, UCX's default
   // from 1.16); this transport's endpoints have no peer-failure mode then.
@@ -252,6 +256,10 @@ class UcxTransport final : public transport::Transport {
   std::vector<std::unique_ptr<AgentWork>> agent_work_;
   std::unordered_map<uint64_t, AgentWait *> agent_waits_;
   uint64_t next_agent_id_ = 1;
+  struct AgentStats {  // Options::agent_stats, guarded by mu_
+    uint64_t count = 0, queued_ns = 0, queued_max_ns = 0, served_ns = 0, served_max_ns = 0;
+  };
+  AgentStats agent_stats_[5];  // by agent::Kind
   std::thread progress_thread_;
 };
 
