@@ -126,11 +126,13 @@ Status build(const char *call, Proxy &p) {
   o.on_look = [] { (void)gpu::report_device_error("by the proxy's watchdog"); };
   std::string error;
   proxy::CpuChoice where;
-  if (!proxy::choose_cpus(v.GPUSHMEM_PROXY_CPUS, gpu::session()->device.bus_id, "/sys", proxy::allowed_cpus(), &where,
-                          &error)) {
+  const std::vector<int> allowed = proxy::allowed_cpus();
+  if (!proxy::choose_cpus(v.GPUSHMEM_PROXY_CPUS, gpu::session()->device.bus_id, "/sys", allowed, &where, &error)) {
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: %s", call, error.c_str());
     return Status::invalid_argument;
   }
+  if (const std::string crowded = proxy::crowded_warning(allowed); !crowded.empty())
+    GPUSHMEM_LOG_WARN(log::Subsys::net, "%s: %s", call, crowded.c_str());
   o.cpus = where.cpus;
   p.where = where.why;
   p.service = std::make_unique<proxy::Service>(p.backend.get(), o);

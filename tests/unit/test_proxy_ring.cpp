@@ -472,3 +472,11 @@ TEST_CASE("proxy cpus: the service's thread runs on the CPUs it is given", "[pro
   CHECK(be.seen == std::vector<int>{allowed.back()});
   CHECK(proxy::allowed_cpus() == allowed);  // the caller's own affinity is untouched
 }
+
+TEST_CASE("proxy cpus: a process bound to one CPU is warned that its proxy shares it", "[proxy][emu]") {
+  CHECK(proxy::crowded_warning({0, 1}).empty());
+  CHECK(proxy::crowded_warning({}).empty());  // affinity unknown: nothing to say
+  const std::string w = proxy::crowded_warning({5});
+  CHECK(w.find("may run on CPU 5 only") != std::string::npos);
+  CHECK(w.find("mpirun --bind-to none") != std::string::npos);
+}

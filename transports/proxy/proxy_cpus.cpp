@@ -137,4 +137,14 @@ bool pin_this_thread(const std::vector<int> &cpus) {
   return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
 }
 
+std::string crowded_warning(const std::vector<int> &allowed) {
+  if (allowed.size() != 1) return {};
+  return "this process may run on CPU " + std::to_string(allowed[0]) +
+         " only (the launcher bound it there: mpirun binds each of up to 2 ranks to one core by default), so "
+         "the CPU proxy thread shares that CPU with the program's threads, and each device operation through "
+         "the proxy waits for the scheduler's time slices (milliseconds) while a program thread spins (in "
+         "cudaStreamSynchronize, for instance): give each PE 2 CPUs or more (mpirun --bind-to none, or "
+         "--map-by slot:PE=2)";
+}
+
 }  // namespace gpushmem::proxy

@@ -28,6 +28,12 @@ struct CpuChoice {
 bool choose_cpus(const std::string &setting, const std::string &bus_id, const std::string &sysfs_root,
                  const std::vector<int> &allowed, CpuChoice *out, std::string *error);
 
+// "" when the proxy thread can have a CPU of its own among `allowed` (the process's CPUs); else the warning a PE
+// logs at start: with one CPU (mpirun binds each of up to 2 ranks to one core by default) the proxy shares it
+// with the program's threads, and a device operation waits for the scheduler's time slices (milliseconds)
+// while a program thread spins, in cudaStreamSynchronize for instance.
+std::string crowded_warning(const std::vector<int> &allowed);
+
 // The CPUs the calling thread may run on (sched_getaffinity).
 std::vector<int> allowed_cpus();
 // Pins the calling thread to `cpus` (nothing for an empty list); false if the system refuses.
