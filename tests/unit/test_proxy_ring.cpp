@@ -329,6 +329,58 @@ TEST_CASE("proxy watchdog: names the request the backend blocks in, and blames i
   CHECK(reports[1].find("the proxy thread is waiting in the request named above") != std::string::npos);
 }
 
+// Executes at once, then blocks in progress() until released: a peer's operation on this PE's GPU heap whose copy
+// does not finish.
+struct BlockingProgressBackend final : proxy::Backend {
+  std::atomic<int> executed{0};
+  std::atomic<bool> in_progress{false}, release{false};
+  bool execute(uint32_t, const proxy::Request &) override {
+    executed.fetch_add(1);
+    return true;
+  }
+  void progress(const std::function<void(uint32_t, uint64_t)> &) override {
+    if (executed.load() == 0) return;
+    in_progress.store(true);
+    while (!release.load()) std::this_thread::yield();
+  }
+};
+
+TEST_CASE(
+    "proxy: a batch's completions reach the producers before a progress call that blocks, which the "
+    "watchdog names",
+    "[proxy][emu]") {
+  HostChannel ch(8);
+  BlockingProgressBackend be;
+  std::mutex mu;
+  std::vector<std::string> reports;
+  proxy::ServiceOptions o;
+  o.watchdog_ns = 1000000000ull;            // 1 s
+  o.watchdog_period_ns = 3600000000000ull;  // the test looks itself (check_stuck)
+  o.report = [&](const std::string &line) {
+    std::lock_guard<std::mutex> lock(mu);
+    reports.push_back(line);
+  };
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  uint64_t first = 0;
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &first, 0) == proxy::Room::ok);
+  proxy::publish<HostMem>(ch.c, first, body_for(5, 1), GPUSHMEM_PROXY_OP_PUT, 0, 1);
+  svc.start();
+  while (!be.in_progress.load()) std::this_thread::yield();
+  // The put is complete for its producer although the proxy thread sits in progress().
+  CHECK(std::atomic_ref<uint64_t>(ch.control.completed).load() == 1);
+  const uint64_t now = proxy::Service::now_ns();
+  CHECK(svc.check_stuck(now) == 0);
+  CHECK(svc.check_stuck(now + 2000000000ull) == 1);
+  CHECK(svc.check_stuck(now + 3000000000ull) == 0);  // named once
+  be.release.store(true);
+  svc.stop();
+  std::lock_guard<std::mutex> lock(mu);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].find("proxy: the proxy thread has been in the network layer's progress for ") != std::string::npos);
+  CHECK(reports[0].find("outside every request") != std::string::npos);
+}
+
 TEST_CASE("proxy watchdog: names a request the proxy has not taken, and one the network has not completed",
           "[proxy][emu]") {
   HostChannel ch(8);

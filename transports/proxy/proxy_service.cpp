@@ -84,7 +84,12 @@ size_t Service::poll_once() {
       if (n < batch_.size()) break;
     } while (c.help_wanted());
   }
+  // What this batch completed goes to the producers first: the progress call below may take long (it serves
+  // peers' operations on this PE's GPU heap), and producers waiting for room must not wait for it.
+  for (auto &c : channels_) c->publish_completed();
+  if (opt_.watchdog_ns != 0) progress_since_ns_.store(now_ns(), std::memory_order_relaxed);
   backend_->progress([this](uint32_t id, uint64_t index) { channels_[id]->complete(index); });
+  if (opt_.watchdog_ns != 0) progress_since_ns_.store(0, std::memory_order_relaxed);
   for (auto &c : channels_) c->publish_completed();
   taken_.fetch_add(taken, std::memory_order_relaxed);
   if (opt_.stats && taken == 0) ++empty_rounds_;
@@ -202,6 +207,20 @@ int Service::check_stuck(uint64_t now) {
     opt_.report(line);
     ++reports;
   }
+  // Outside every request, in the backend's progress: serving what peers sent this PE (their operations on its
+  // GPU heap go through the memory agent there), or the network itself.
+  const uint64_t progress_since = progress_since_ns_.load(std::memory_order_relaxed);
+  const bool in_progress = progress_since != 0 && now > progress_since && now - progress_since > opt_.watchdog_ns;
+  if (in_progress && reported_progress_since_ != progress_since) {
+    reported_progress_since_ = progress_since;
+    std::snprintf(line, sizeof line,
+                  "proxy: the proxy thread has been in the network layer's progress for %.1f s, outside every "
+                  "request: serving a peer's operation on this PE's memory (its GPU heap's agent: a copy or an "
+                  "atomic kernel that does not finish) or the network itself is stalled",
+                  static_cast<double>(now - progress_since) * 1e-9);
+    opt_.report(line);
+    ++reports;
+  }
   for (uint32_t id = 0; id < channels_.size(); ++id) {
     const ChannelConsumer &c = *channels_[id];
     Watch &w = watch_[id];
@@ -227,7 +246,9 @@ int Service::check_stuck(uint64_t now) {
                     id, static_cast<unsigned long long>(next),
                     static_cast<unsigned long long>(next & (c.channel().capacity - 1)), gpushmem_proxy_header_seq(h),
                     describe(s).c_str(), static_cast<double>(now - w.since_ns) * 1e-9,
-                    inside ? "the proxy thread is waiting in the request named above" : "the proxy thread is stalled");
+                    inside        ? "the proxy thread is waiting in the request named above"
+                    : in_progress ? "the proxy thread is in the network layer's progress (named above)"
+                                  : "the proxy thread is stalled");
       opt_.report(line);
       ++reports;
     }

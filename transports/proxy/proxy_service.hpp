@@ -109,6 +109,9 @@ class Service {
   Executing executing_;
   uint64_t reported_executing_ = ~0ull;  // the watchdog's: the last request it named inside the backend
   uint32_t reported_executing_channel_ = ~0u;
+  // Since when the proxy thread is in the backend's progress (serving what peers sent this PE); 0 outside it.
+  std::atomic<uint64_t> progress_since_ns_{0};
+  uint64_t reported_progress_since_ = 0;  // the watchdog's: the progress call it named
   uint64_t empty_rounds_ = 0;
   std::thread thread_;
   std::thread watchdog_;
