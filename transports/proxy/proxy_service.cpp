@@ -87,16 +87,16 @@ size_t Service::poll_once() {
   // What this batch completed goes to the producers first: the progress call below may take long (it serves
   // peers' operations on this PE's GPU heap), and producers waiting for room must not wait for it.
   for (auto &c : channels_) c->publish_completed();
-  if (opt_.watchdog_ns != 0) progress_since_ns_.store(now_ns(), std::memory_order_relaxed);
+  if (opt_.watchdog_ns != 0) progress_calls_.fetch_add(1, std::memory_order_relaxed);
   backend_->progress([this](uint32_t id, uint64_t index) { channels_[id]->complete(index); });
-  if (opt_.watchdog_ns != 0) progress_since_ns_.store(0, std::memory_order_relaxed);
+  if (opt_.watchdog_ns != 0) progress_calls_.fetch_add(1, std::memory_order_relaxed);
   for (auto &c : channels_) c->publish_completed();
   taken_.fetch_add(taken, std::memory_order_relaxed);
   if (opt_.stats && taken == 0) ++empty_rounds_;
   return taken;
 }
 
-void Service::set_executing(uint32_t id, const Request *r, uint64_t since_ns) {
+void Service::set_executing(uint32_t id, const Request *r) {
   Executing &e = executing_;
   const uint64_t g = e.gen.load(std::memory_order_relaxed);
   e.gen.store(g + 1, std::memory_order_relaxed);
@@ -105,7 +105,6 @@ void Service::set_executing(uint32_t id, const Request *r, uint64_t since_ns) {
     const uint64_t *w = reinterpret_cast<const uint64_t *>(&r->slot);
     for (int i = 0; i < 8; ++i) e.words[i].store(w[i], std::memory_order_relaxed);
     e.channel.store(id, std::memory_order_relaxed);
-    e.since_ns.store(since_ns, std::memory_order_relaxed);
   }
   e.index_plus_1.store(r != nullptr ? r->index + 1 : 0, std::memory_order_relaxed);
   e.gen.store(g + 2, std::memory_order_release);  // the fields before the even count
@@ -117,7 +116,6 @@ bool Service::read_executing(ExecutingView *out) const {
   if (g1 & 1u) return false;
   const uint64_t plus_1 = e.index_plus_1.load(std::memory_order_relaxed);
   out->channel = e.channel.load(std::memory_order_relaxed);
-  out->since_ns = e.since_ns.load(std::memory_order_relaxed);
   uint64_t *w = reinterpret_cast<uint64_t *>(&out->slot);
   for (int i = 0; i < 8; ++i) w[i] = e.words[i].load(std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_acquire);  // the fields before the second look (seqlock reader)
@@ -130,10 +128,9 @@ bool Service::read_executing(ExecutingView *out) const {
 bool Service::execute(uint32_t id, const Request &r) {
   const bool watched = opt_.watchdog_ns != 0;
   const uint64_t start = opt_.stats ? now_ns() : 0;
-  // Since this request started (not the round: a long batch would age the requests at its end).
-  if (watched) set_executing(id, &r, start != 0 ? start : now_ns());
+  if (watched) set_executing(id, &r);
   const bool done = backend_->execute(id, r);
-  if (watched) set_executing(id, nullptr, 0);
+  if (watched) set_executing(id, nullptr);
   if (opt_.stats) {
     const uint64_t took = now_ns() - start;
     const uint32_t op = gpushmem_proxy_header_op(r.slot.header);
@@ -187,7 +184,13 @@ int Service::check_stuck(uint64_t now) {
   char line[400];
   // The request the proxy thread is inside: a synchronous backend waits there for the peer or the network.
   ExecutingView ex;
-  const bool inside = read_executing(&ex) && ex.active && now > ex.since_ns && now - ex.since_ns > opt_.watchdog_ns;
+  const bool executing = read_executing(&ex) && ex.active;
+  if (executing && (ex.channel != seen_executing_channel_ || ex.index + 1 != seen_executing_)) {
+    seen_executing_channel_ = ex.channel;  // first seen now: timed from here
+    seen_executing_ = ex.index + 1;
+    seen_executing_ns_ = now;
+  }
+  const bool inside = executing && now - seen_executing_ns_ > opt_.watchdog_ns;
   if (inside && (reported_executing_ != ex.index || reported_executing_channel_ != ex.channel)) {
     reported_executing_ = ex.index;  // indices are per channel: the pair names a request
     reported_executing_channel_ = ex.channel;
@@ -203,21 +206,25 @@ int Service::check_stuck(uint64_t now) {
                   ex.channel, static_cast<unsigned long long>(ex.index),
                   static_cast<unsigned long long>(ex.index & (channels_[ex.channel]->channel().capacity - 1)),
                   gpushmem_proxy_header_seq(ex.slot.header), describe(ex.slot).c_str(),
-                  static_cast<double>(now - ex.since_ns) * 1e-9, who);
+                  static_cast<double>(now - seen_executing_ns_) * 1e-9, who);
     opt_.report(line);
     ++reports;
   }
   // Outside every request, in the backend's progress: serving what peers sent this PE (their operations on its
   // GPU heap go through the memory agent there), or the network itself.
-  const uint64_t progress_since = progress_since_ns_.load(std::memory_order_relaxed);
-  const bool in_progress = progress_since != 0 && now > progress_since && now - progress_since > opt_.watchdog_ns;
-  if (in_progress && reported_progress_since_ != progress_since) {
-    reported_progress_since_ = progress_since;
+  const uint64_t calls = progress_calls_.load(std::memory_order_relaxed);
+  if ((calls & 1u) != 0 && calls != seen_progress_) {
+    seen_progress_ = calls;  // first seen inside this call now: timed from here
+    seen_progress_ns_ = now;
+  }
+  const bool in_progress = (calls & 1u) != 0 && calls == seen_progress_ && now - seen_progress_ns_ > opt_.watchdog_ns;
+  if (in_progress && reported_progress_ != calls) {
+    reported_progress_ = calls;
     std::snprintf(line, sizeof line,
                   "proxy: the proxy thread has been in the network layer's progress for %.1f s, outside every "
                   "request: serving a peer's operation on this PE's memory (its GPU heap's agent: a copy or an "
                   "atomic kernel that does not finish) or the network itself is stalled",
-                  static_cast<double>(now - progress_since) * 1e-9);
+                  static_cast<double>(now - seen_progress_ns_) * 1e-9);
     opt_.report(line);
     ++reports;
   }
