@@ -14,6 +14,7 @@ cmake -S . -B $B -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_WERROR=ON -DCMAKE_
   -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include > /tmp/configure.log 2>&1 && cmake --build $B -j 16 > /tmp/build.log 2>&1 \
   || { grep -E "error" -A3 /tmp/build.log | head -40; exit 1; }
 say "built"
+timeout 40 $B/bin/proxy_drain_rate 4096 8000000 32 8 3 > $O/drain.txt 2>&1; say "drain: $(grep -o 'median":[0-9.]*' $O/drain.txt)"
 export UCX_TLS=tcp,self UCX_NET_DEVICES=lo SHMEM_SYMMETRIC_SIZE=1G CUDA_VISIBLE_DEVICES=0 GPUSHMEM_PROXY_STATS=1
 run() {  # run LABEL LAUNCH... -- PROGRAM ARGS
   local label=$1; shift
