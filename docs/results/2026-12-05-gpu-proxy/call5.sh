@@ -29,7 +29,7 @@ run "device g, mpirun --bind-to none" env GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to 
 run "host p to gpu heap, --bind-to none" env GPUSHMEM_SYMMETRIC_HEAP=gpu GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to none $VH $B/bin/host_p_latency -r 3 -n 200 -d int
 run "host p to host heap, --bind-to none" env GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to none $VH $B/bin/host_p_latency -r 3 -n 200 -d int
 unset GPUSHMEM_PROXY_STATS UCX_TLS
-left=$((265 - (SECONDS - t0)))
+left=$((250 - (SECONDS - t0)))
 say "gpu-vhost suite, $left s left"
 (cd $B && timeout $left ctest -L gpu-vhost --timeout 100 --output-on-failure > $O/gpu-vhost.txt 2>&1)
 grep -E "Test +#|tests passed" $O/gpu-vhost.txt | sed 's/ \+/ /g' >> $O/summary.txt
