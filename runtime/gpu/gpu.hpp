@@ -66,6 +66,19 @@ Status zero(const char *call, void *dst, size_t bytes);
 // width), synchronously: the strided copy of iput / iget. Thread safe.
 Status copy_2d(const char *call, void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
                size_t rows);
+// GPU mode only. What a transfer between a GPU buffer and the network stages through (net/stage_pipeline.hpp): two
+// pinned host buffers of kStageChunkBytes and a stream of its own, borrowed from a pool for one transfer and
+// returned after it (freed at finalize). stage_copy_start starts a copy on the stage's stream (any mix of host and
+// device memory); stage_copy_wait waits for the stage's copies. Thread safe (one stage per transfer).
+inline constexpr size_t kStageChunkBytes = 1 << 20;
+struct Stage {
+  uint8_t *buf[2] = {nullptr, nullptr};
+  void *stream = nullptr;  // cudaStream_t
+};
+Status borrow_stage(const char *call, Stage *out);
+void return_stage(const Stage &stage);
+Status stage_copy_start(const char *call, const Stage &stage, void *dst, const void *src, size_t bytes);
+Status stage_copy_wait(const char *call, const Stage &stage);
 // Whether host code cannot dereference `p`: device memory of a GPU (false in host mode). The network path
 // stages such buffers through host memory.
 bool device_memory(const void *p);

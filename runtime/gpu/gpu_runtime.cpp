@@ -376,6 +376,7 @@ void finalize() {
     (void)report_device_error("at shmem_finalize");
     free_device_error(*s);
     release_heap_agent();
+    release_stages();
     if (s->stream != nullptr) (void)cudaStreamDestroy(s->stream);
     (void)cudaGetLastError();
     s->heap.destroy(call);

@@ -29,6 +29,20 @@ Status copy_2d(const char *, void *, size_t, const void *, size_t, size_t, size_
   return Status::not_supported;
 }
 
+Status borrow_stage(const char *, Stage *) {
+  return Status::not_supported;
+}
+
+void return_stage(const Stage &) {}
+
+Status stage_copy_start(const char *, const Stage &, void *, const void *, size_t) {
+  return Status::not_supported;
+}
+
+Status stage_copy_wait(const char *, const Stage &) {
+  return Status::not_supported;
+}
+
 bool device_memory(const void *) {
   return false;
 }

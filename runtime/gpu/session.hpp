@@ -35,6 +35,8 @@ Session *session();
 
 // gpu_agent.cpp: frees what the GPU heap's agent holds (finalize, in the session's context).
 void release_heap_agent();
+// stage_buffers.cpp: frees the pool of staging buffers and streams (finalize, in the session's context).
+void release_stages();
 
 // device_teams.cpp: the device team table, all slots free (init); freed with the session (finalize).
 Status create_team_table(const char *call, Session &s);

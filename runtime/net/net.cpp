@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "api/api_common.hpp"
-#include "core/thread_scratch.hpp"
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
+#include "net/stage_pipeline.hpp"
 #if GPUSHMEM_BUILT_WITH_UCX
 #include "ucx/ucx_transport.hpp"
 #endif
@@ -373,25 +373,44 @@ RemoteRef ref(const void *sym) {
 
 namespace {
 
-// A local buffer in device memory (GPU mode: the host API's buffers may be shmem_malloc'd or cudaMalloc'd)
-// travels through this thread's host staging buffer, piece by piece: the network reaches host memory only.
-constexpr size_t kStageBytes = 1 << 20;
-
-struct Staging {
-  std::vector<uint8_t> buffer;
-  uint8_t *get() {
-    if (buffer.empty()) buffer.resize(kStageBytes);
-    return buffer.data();
-  }
-};
-
+// A local buffer in device memory (GPU mode: the host API's buffers may be shmem_malloc'd or cudaMalloc'd, and the
+// proxy's requests name the GPU thread's buffers) travels through two pinned host buffers of a borrowed stage,
+// chunk by chunk: the copy engine moves one chunk while the network moves the other (stage_pipeline.hpp).
 bool staged(const void *local) {
   return rt().gpu.base != nullptr && gpu::device_memory(local);
 }
 
-void stage_copy(const char *call, void *dst, const void *src, size_t bytes) {
-  if (gpu::copy(call, dst, src, bytes) != Status::ok)
-    api::fail(call, "staging the device buffer through host memory failed (the CUDA error is above)");
+// The stage of one transfer, returned when it ends (also when a step fails: api::fail does not return).
+struct StageLease {
+  const char *call_;
+  gpu::Stage st;
+  explicit StageLease(const char *call) : call_(call) {
+    if (gpu::borrow_stage(call, &st) != Status::ok)
+      api::fail(call, "staging the device buffer through host memory failed (the cause is above)");
+  }
+  ~StageLease() { gpu::return_stage(st); }
+  auto start() {
+    return [this, c = call_](void *dst, const void *src, size_t n) {
+      return gpu::stage_copy_start(c, st, dst, src, n) == Status::ok;
+    };
+  }
+  auto wait() {
+    return [this, c = call_] { return gpu::stage_copy_wait(c, st) == Status::ok; };
+  }
+};
+
+// Sends `bytes` from device buffer `src` to `dst` on pe, chunk by chunk (each complete locally).
+void put_staged(const char *call, uint32_t chan, int pe, RemoteRef dst, const void *src, size_t bytes) {
+  StageLease lease(call);
+  bool sent = true;
+  const bool ok = stage_out(static_cast<const char *>(src), bytes, gpu::kStageChunkBytes, lease.st.buf, lease.start(),
+                            lease.wait(), [&](size_t off, const void *from, size_t n) {
+                              sent = g_active->put(chan, pe, RemoteRef{dst.region, dst.offset + off}, from, n,
+                                                   transport::Completion::local, nullptr) == Status::ok;
+                              return sent;
+                            });
+  if (!sent) fail_transport(call, pe, "the put to");
+  if (!ok) api::fail(call, "staging the device buffer through host memory failed (the CUDA error is above)");
 }
 
 }  // namespace
@@ -399,15 +418,7 @@ void stage_copy(const char *call, void *dst, const void *src, size_t bytes) {
 void put(const char *call, uint32_t chan, int pe, const void *sym_dest, const void *src, size_t bytes, bool nbi) {
   const RemoteRef dst = ref(sym_dest);
   if (staged(src)) [[unlikely]] {
-    // Each piece leaves the staging buffer before the next is copied in: complete locally.
-    uint8_t *stage = core::thread_scratch<Staging>().get();
-    for (size_t off = 0; off < bytes; off += kStageBytes) {
-      const size_t n = std::min(kStageBytes, bytes - off);
-      stage_copy(call, stage, static_cast<const char *>(src) + off, n);
-      if (g_active->put(chan, pe, RemoteRef{dst.region, dst.offset + off}, stage, n, transport::Completion::local,
-                        nullptr) != Status::ok)
-        fail_transport(call, pe, "the put to");
-    }
+    put_staged(call, chan, pe, dst, src, bytes);
     return;
   }
   if (g_active->put(chan, pe, dst, src, bytes, nbi ? transport::Completion::none : transport::Completion::local,
@@ -418,13 +429,17 @@ void put(const char *call, uint32_t chan, int pe, const void *sym_dest, const vo
 void get(const char *call, uint32_t chan, int pe, void *dest, const void *sym_src, size_t bytes) {
   const RemoteRef src = ref(sym_src);
   if (staged(dest)) [[unlikely]] {
-    uint8_t *stage = core::thread_scratch<Staging>().get();
-    for (size_t off = 0; off < bytes; off += kStageBytes) {
-      const size_t n = std::min(kStageBytes, bytes - off);
-      if (g_active->get(chan, pe, stage, RemoteRef{src.region, src.offset + off}, n) != Status::ok)
-        fail_transport(call, pe, "the get from");
-      stage_copy(call, static_cast<char *>(dest) + off, stage, n);
-    }
+    StageLease lease(call);
+    bool received = true;
+    const bool ok = stage_in(
+        static_cast<char *>(dest), bytes, gpu::kStageChunkBytes, lease.st.buf,
+        [&](size_t off, void *into, size_t n) {
+          received = g_active->get(chan, pe, into, RemoteRef{src.region, src.offset + off}, n) == Status::ok;
+          return received;
+        },
+        lease.start(), lease.wait());
+    if (!received) fail_transport(call, pe, "the get from");
+    if (!ok) api::fail(call, "staging the device buffer through host memory failed (the CUDA error is above)");
     return;
   }
   if (g_active->get(chan, pe, dest, src, bytes) != Status::ok) fail_transport(call, pe, "the get from");
@@ -441,16 +456,17 @@ void put_signal(const char *call, uint32_t chan, int pe, const void *sym_dest, c
   if (bytes != 0 && staged(src)) [[unlikely]] {
     // Every piece but the last as a put, a fence, then the last with the signal: the signal still lands
     // after the whole payload.
-    const size_t last = (bytes - 1) / kStageBytes * kStageBytes;
+    const size_t last = (bytes - 1) / gpu::kStageChunkBytes * gpu::kStageChunkBytes;
     const RemoteRef dst = ref(sym_dest);
     if (last != 0) {
-      put(call, chan, pe, sym_dest, src, last, false);
+      put_staged(call, chan, pe, dst, src, last);
       if (g_active->fence(chan) != Status::ok) fail_transport(call, pe, "the put-with-signal to");
     }
-    uint8_t *stage = core::thread_scratch<Staging>().get();
-    stage_copy(call, stage, static_cast<const char *>(src) + last, bytes - last);
-    if (g_active->put_signal(chan, pe, RemoteRef{dst.region, dst.offset + last}, stage, bytes - last, ref(sym_sig),
-                             value, add) != Status::ok)
+    StageLease lease(call);
+    if (!lease.start()(lease.st.buf[0], static_cast<const char *>(src) + last, bytes - last) || !lease.wait()())
+      api::fail(call, "staging the device buffer through host memory failed (the CUDA error is above)");
+    if (g_active->put_signal(chan, pe, RemoteRef{dst.region, dst.offset + last}, lease.st.buf[0], bytes - last,
+                             ref(sym_sig), value, add) != Status::ok)
       fail_transport(call, pe, "the put-with-signal to");
     return;
   }
