@@ -28,6 +28,7 @@ run "device p, gpushmemrun" $B/bin/gpushmemrun -n 2 $VH $B/bin/shmem_p_latency -
 run "device g, mpirun --bind-to none" env GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to none $VH $B/bin/shmem_g_latency -n 200 -w 20 -r 3
 run "host p to gpu heap, --bind-to none" env GPUSHMEM_SYMMETRIC_HEAP=gpu GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to none $VH $B/bin/host_p_latency -r 3 -n 200 -d int
 run "host p to host heap, --bind-to none" env GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to none $VH $B/bin/host_p_latency -r 3 -n 200 -d int
+run "device put_bw block, staged, --bind-to none" env GPUSHMEM_BOOTSTRAP=mpi $MPI --bind-to none $VH $B/bin/shmem_put_bw -b 64K -e 16M -f 4 -r 3 -n 5 -w 1 -s block
 unset GPUSHMEM_PROXY_STATS UCX_TLS
 left=$((250 - (SECONDS - t0)))
 say "gpu-vhost suite, $left s left"
