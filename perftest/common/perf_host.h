@@ -40,6 +40,14 @@ typedef struct perf_host {
 
 /* Starts the library and the run: at least `min_pes` PEs, or every PE exits 2. Prints a '#' line naming
    the program, the library and the configuration. */
+/* Zeroes a long of this PE's symmetric memory through the library, never by a store: the heap may be GPU memory
+   (GPUSHMEM_SYMMETRIC_HEAP=gpu). */
+static inline void perf_host_own_zero(long *sym) {
+  const long zero = 0;
+  shmem_putmem(sym, &zero, sizeof zero, shmem_my_pe());
+  shmem_quiet();
+}
+
 static inline void perf_host_start(perf_host *h, perf_opts *o, const char *bench, int min_pes, int collective) {
   memset(h, 0, sizeof *h);
   h->o = o;
@@ -61,7 +69,7 @@ static inline void perf_host_start(perf_host *h, perf_opts *o, const char *bench
     fprintf(stderr, "%s: PE %d: out of memory at start\n", bench, h->me);
     shmem_global_exit(1);
   }
-  *h->errors = 0;
+  perf_host_own_zero(h->errors);
   shmem_barrier_all();
   if (h->me == 0) {
     printf("# %s: %s, %d PEs, %d iterations (+%d warm-up), median [min,max] of %d repeats\n", bench, h->library,
@@ -110,7 +118,7 @@ static inline long long perf_host_errors(perf_host *h, long local) {
   shmem_barrier_all();
   const long total = shmem_long_g(h->errors, 0);
   shmem_barrier_all();
-  if (h->me == 0) *h->errors = 0;
+  if (h->me == 0) perf_host_own_zero(h->errors);
   shmem_barrier_all();
   h->total_errors += total;
   return total;
@@ -157,9 +165,11 @@ static inline perf_summary perf_host_time_coll_us(perf_host *h, perf_host_fn fn,
   if (h->me == 0) {
     for (int r = 0; r < reps; ++r) {
       double worst = 0;
-      for (int pe = 0; pe < h->npes; ++pe)
-        if (h->all_samples[(size_t)pe * (size_t)reps + (size_t)r] > worst)
-          worst = h->all_samples[(size_t)pe * (size_t)reps + (size_t)r];
+      for (int pe = 0; pe < h->npes; ++pe) {
+        double v = 0;
+        shmem_getmem(&v, h->all_samples + (size_t)pe * (size_t)reps + (size_t)r, sizeof v, 0);
+        if (v > worst) worst = v;
+      }
       h->samples[r] = worst;
     }
     s.median = perf_median(h->samples, reps, &s.min, &s.max);
