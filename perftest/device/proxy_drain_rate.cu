@@ -3,8 +3,9 @@
 // one process and no PEs: every warp's lanes reserve their slots with one atomic (lane 0) and publish one request
 // each; the service's backend does nothing but check that each producer's requests arrive complete and in its
 // order. The figure is the drain rate (M slots/s, from the kernel's launch to the last request taken), the median
-// over the repeats, as a table row and a "json:" line; any lost, duplicated or reordered request fails the run
-// (exit 1).
+// over the repeats, as a table row and a "json:" line, with the share of the proxy's polls that found the ring empty
+// and the requests a poll took (mostly empty polls: the producers set the pace; none: the proxy thread does); any
+// lost, duplicated or reordered request fails the run (exit 1).
 //   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS]]]]]
 //   defaults 4096 8000000 32 8 5; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs both).
 #include <cuda_runtime.h>
@@ -80,8 +81,9 @@ struct CheckingBackend final : proxy::Backend {
 
 }  // namespace
 
-// One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed.
-double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps) {
+// One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed; the share of the
+// proxy's polls that found nothing, and the requests a poll that found some took, on average.
+double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, double *empty_share, double *per_poll) {
   const uint64_t producers = uint64_t(ctas) * warps * 32;
   gpushmem_proxy_slot_t *ring = nullptr;
   gpushmem_proxy_control_t *control = nullptr;
@@ -118,6 +120,11 @@ double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps) {
   const double secs = static_cast<double>(proxy::Service::now_ns() - t0) * 1e-9;
   CHECK_CUDA(cudaDeviceSynchronize());
   svc.stop();
+  // Whether the proxy thread or the producers set the pace: a consumer that finds the ring empty in most of its
+  // polls waits for the device.
+  const uint64_t busy = svc.busy_rounds(), empty = svc.empty_rounds();
+  *empty_share = busy + empty != 0 ? static_cast<double>(empty) / static_cast<double>(busy + empty) : 0.0;
+  *per_poll = busy != 0 ? static_cast<double>(svc.requests_taken()) / static_cast<double>(busy) : 0.0;
   unsigned failed_h = 0;
   CHECK_CUDA(cudaMemcpy(&failed_h, failed, sizeof failed_h, cudaMemcpyDeviceToHost));
   uint64_t short_producers = 0;
@@ -151,25 +158,33 @@ int main(int argc, char **argv) {
     return 2;
   }
   const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
-  std::vector<double> rates;
+  std::vector<double> rates, empties, per_polls;
   for (int r = 0; r < repeats; ++r) {
-    const double rate = run_once(capacity, per_lane, ctas, warps);
+    double empty_share = 0, per_poll = 0;
+    const double rate = run_once(capacity, per_lane, ctas, warps, &empty_share, &per_poll);
     if (rate < 0) return 1;
     rates.push_back(rate);
+    empties.push_back(empty_share);
+    per_polls.push_back(per_poll);
   }
   std::sort(rates.begin(), rates.end());
+  std::sort(empties.begin(), empties.end());
+  std::sort(per_polls.begin(), per_polls.end());
+  const double empty_median = empties[empties.size() / 2], per_poll_median = per_polls[per_polls.size() / 2];
   const double median = rates[rates.size() / 2], lo = rates.front(), hi = rates.back();
   std::printf(
       "# proxy_drain_rate: one channel of %u slots, %llu requests from %llu lanes (%d CTAs x %d warps), a "
       "backend that only checks order; median [min,max] of %d repeats\n",
       capacity, static_cast<unsigned long long>(per_lane * producers), static_cast<unsigned long long>(producers), ctas,
       warps, repeats);
-  std::printf("%-10s %-28s check\n%-10u %8.2f [%.2f,%.2f] M slots/s ok\n", "capacity", "drain rate", capacity, median,
-              lo, hi);
+  std::printf("%-10s %-28s %-12s %-14s check\n%-10u %8.2f [%.2f,%.2f] M slots/s %10.1f %% %14.1f ok\n", "capacity",
+              "drain rate", "empty polls", "taken per poll", capacity, median, lo, hi, empty_median * 100.0,
+              per_poll_median);
   std::printf(
       "json: {\"bench\":\"proxy_drain_rate\",\"library\":\"gpushmem\",\"npes\":1,\"size\":%u,\"ctas\":%d,"
       "\"warps\":%d,\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,\"min\":%.4f,"
-      "\"max\":%.4f},\"check\":\"ok\"}\n",
-      capacity, ctas, warps, static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi);
+      "\"max\":%.4f},\"empty_polls\":%.4f,\"taken_per_poll\":%.2f,\"check\":\"ok\"}\n",
+      capacity, ctas, warps, static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi,
+      empty_median, per_poll_median);
   return 0;
 }

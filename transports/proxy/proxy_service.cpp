@@ -92,7 +92,8 @@ size_t Service::poll_once() {
   if (opt_.watchdog_ns != 0) progress_calls_.fetch_add(1, std::memory_order_relaxed);
   for (auto &c : channels_) c->publish_completed();
   taken_.fetch_add(taken, std::memory_order_relaxed);
-  if (opt_.stats && taken == 0) ++empty_rounds_;
+  std::atomic<uint64_t> &rounds = taken == 0 ? empty_rounds_ : busy_rounds_;
+  rounds.store(rounds.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   return taken;
 }
 
@@ -155,7 +156,7 @@ std::vector<std::string> Service::stats_report() const {
   }
   std::snprintf(line, sizeof line, "%llu requests taken, %llu rounds found none",
                 static_cast<unsigned long long>(taken_.load(std::memory_order_relaxed)),
-                static_cast<unsigned long long>(empty_rounds_));
+                static_cast<unsigned long long>(empty_rounds()));
   lines.push_back(line);
   return lines;
 }

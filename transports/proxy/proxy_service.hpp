@@ -59,6 +59,10 @@ class Service {
   int check_stuck(uint64_t now_ns);
 
   uint64_t requests_taken() const { return taken_.load(std::memory_order_relaxed); }
+  // Polls that found requests, and polls that found none (a drain that is mostly empty polls waits for its
+  // producers; one that never finds the ring empty is limited by the proxy thread).
+  uint64_t busy_rounds() const { return busy_rounds_.load(std::memory_order_relaxed); }
+  uint64_t empty_rounds() const { return empty_rounds_.load(std::memory_order_relaxed); }
 
   // With options.stats, after stop() (or between poll_once calls): one line per kind of request executed, "put:
   // 1000 requests, 2.1 us mean and 40.3 us max in the backend", and the rounds that found nothing.
@@ -117,7 +121,7 @@ class Service {
   uint32_t seen_executing_channel_ = ~0u;
   uint64_t seen_executing_ = 0, seen_executing_ns_ = 0;
   uint64_t seen_progress_ = 0, seen_progress_ns_ = 0, reported_progress_ = 0;
-  uint64_t empty_rounds_ = 0;
+  std::atomic<uint64_t> empty_rounds_{0}, busy_rounds_{0};  // written by the proxy thread only
   std::thread thread_;
   std::thread watchdog_;
 };
