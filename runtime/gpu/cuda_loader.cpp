@@ -39,6 +39,17 @@ bool resolve(const char *name, F *out, std::string *why) {
   return true;
 }
 
+// Entries the runtime can do without (their users fall back): left nullptr where the driver lacks them.
+bool resolve_optional(Driver *d) {
+  std::string ignored;
+  if (!resolve("cuStreamWriteValue32", &d->cuStreamWriteValue32, &ignored) ||
+      !resolve("cuStreamWriteValue64", &d->cuStreamWriteValue64, &ignored)) {
+    d->cuStreamWriteValue32 = nullptr;
+    d->cuStreamWriteValue64 = nullptr;
+  }
+  return true;
+}
+
 bool resolve_all(Driver *d, std::string *why) {
   return resolve("cuGetErrorName", &d->cuGetErrorName, why) && resolve("cuGetErrorString", &d->cuGetErrorString, why) &&
          resolve("cuDeviceGet", &d->cuDeviceGet, why) &&
@@ -51,7 +62,8 @@ bool resolve_all(Driver *d, std::string *why) {
          resolve("cuMemImportFromShareableHandle", &d->cuMemImportFromShareableHandle, why) &&
          resolve("cuMemAddressReserve", &d->cuMemAddressReserve, why) &&
          resolve("cuMemAddressFree", &d->cuMemAddressFree, why) && resolve("cuMemMap", &d->cuMemMap, why) &&
-         resolve("cuMemUnmap", &d->cuMemUnmap, why) && resolve("cuMemSetAccess", &d->cuMemSetAccess, why);
+         resolve("cuMemUnmap", &d->cuMemUnmap, why) && resolve("cuMemSetAccess", &d->cuMemSetAccess, why) &&
+         resolve_optional(d);
 }
 
 void log_failure(const char *call, const char *what, const char *name, const char *text, const char *advice) {

@@ -34,6 +34,10 @@ struct Driver {
   PFN_cuMemMap_v10020 cuMemMap = nullptr;
   PFN_cuMemUnmap_v10020 cuMemUnmap = nullptr;
   PFN_cuMemSetAccess_v10020 cuMemSetAccess = nullptr;
+  // Optional (nullptr where the driver lacks them): stream memory writes, performed by the GPU's front end in
+  // stream order, no kernel (gpu_agent.cpp).
+  PFN_cuStreamWriteValue32_v11070 cuStreamWriteValue32 = nullptr;
+  PFN_cuStreamWriteValue64_v11070 cuStreamWriteValue64 = nullptr;
 };
 
 // Whether CUDA can be used here: a driver the built-in runtime accepts and at least one device.

@@ -1,7 +1,8 @@
 // The memory agent of this PE's GPU heap (transport.hpp, MemoryAgent): what the network transport calls to
 // execute a peer's operation on this GPU heap where the network cannot reach device memory (no GPUDirect).
-// Copies go through the runtime's stream (copy engines, synchronously); atomics are one-thread kernels with
-// system-scope atomics, so they stay atomic with the device API's atomics on the same word.
+// Copies go through the runtime's stream (copy engines, synchronously); sets are stream memory writes (no SM
+// needed), the other atomics one-thread kernels with system-scope atomics, so they stay atomic with the device
+// API's atomics on the same word.
 #include <cstring>
 #include <mutex>
 
@@ -73,6 +74,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
       session_ = s;
     }
     char *word = rt().gpu.base + offset;
+    if (op == transport::AmoOp::store && stream_writes(*s)) return store(call, *s, word, width, operand, old);
     cudaError_t e = agent_ops::launch_atomic(word, static_cast<int>(op), static_cast<int>(width), operand, compare,
                                              old_, s->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
@@ -85,6 +87,40 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   }
 
   std::string name() const override { return "this PE's GPU heap"; }
+
+  // Whether this GPU performs 64-bit stream memory writes (asked once per session).
+  bool stream_writes(const Session &s) {
+    if (memops_session_ != &s) {
+      memops_session_ = &s;
+      int yes = 0;
+      const Driver *d = s.d;
+      memops_ = d != nullptr && d->cuStreamWriteValue32 != nullptr && d->cuStreamWriteValue64 != nullptr &&
+                d->cuDeviceGetAttribute(&yes, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, s.device.cu) ==
+                    CUDA_SUCCESS &&
+                yes != 0;
+    }
+    return memops_;
+  }
+
+  // A set (a put-with-signal's SIGNAL_SET, shmem_atomic_set, shmem_signal_set) as a stream memory write: the GPU's
+  // front end performs it, so it needs no free SM, where the atomic kernel waits for one behind a grid that fills
+  // the GPU and spins for this very word. One aligned 4- or 8-byte store, atomic against device atomics; the
+  // write's default memory barrier orders the stream's earlier copies (a put-with-signal's payload) before it.
+  Status store(const char *call, Session &s, char *word, size_t width, uint64_t value, uint64_t *old) {
+    const CUdeviceptr addr = reinterpret_cast<CUdeviceptr>(word);
+    CUstream stream = reinterpret_cast<CUstream>(s.stream);
+    const CUresult rc = width == 4 ? s.d->cuStreamWriteValue32(stream, addr, static_cast<cuuint32_t>(value), 0)
+                                   : s.d->cuStreamWriteValue64(stream, addr, value, 0);
+    if (rc != CUDA_SUCCESS)
+      return cu_failed(rc, call, "check that no earlier kernel failed", "cuStreamWriteValue%d(%p) on GPU %d",
+                       width == 4 ? 32 : 64, static_cast<void *>(word), s.device.ordinal);
+    const cudaError_t e = cudaStreamSynchronize(s.stream);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "check that no earlier kernel failed",
+                       "cudaStreamSynchronize after a stream write on GPU %d", s.device.ordinal);
+    *old = 0;
+    return Status::ok;
+  }
 
   // gpu::finalize, in the session's context.
   void release(Session *s) {
@@ -104,6 +140,8 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   static constexpr size_t kBounceBytes = 1 << 20;  // the network's largest agent message (ucx kAgentChunkBytes)
   char *bounce_ = nullptr;                         // pinned: what write() copies to the GPU from
   Session *bounce_session_ = nullptr;
+  const Session *memops_session_ = nullptr;  // the session memops_ was asked for
+  bool memops_ = false;
 };
 
 GpuHeapAgent g_agent;
