@@ -24,6 +24,11 @@
  *   - Local buffers (a put's source, a get's dest): any memory the copy engines reach from this PE's GPU:
  *     device memory (shmem_malloc'd or not), pinned or registered host memory, and pageable host memory
  *     outside stream capture (CUDA then stages the copy, and the call may block until it is staged).
+ *   - PEs on another node (no P2P mapping; shmem_pe_accessible is 1, shmem_ptr NULL): a put, get,
+ *     put-with-signal or signal is a one-thread kernel on `stream` running the device API's operation
+ *     through the CPU proxy, complete at the target before the kernel ends (captured as a kernel node). Its
+ *     local buffer must be device or pinned/registered host memory: pageable host memory is refused, naming
+ *     the call and the argument.
  *   - CUDA graphs: every call is legal while `stream` is being captured (cudaStreamBeginCapture, any
  *     mode): it only enqueues copies and kernels, never synchronises, allocates or blocks. The graph
  *     repeats the operation on each launch with the same addresses and the data current at that time.
@@ -81,7 +86,8 @@ void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
    RMA of kernels that ran on `stream` before it, is complete when the stream passes it. Over P2P that
    already holds by stream order (a copy is finished and acknowledged before the stream moves on, and a
    kernel's stores are performed before the next operation on its stream starts), so nothing is
-   enqueued; transports that complete later will add their work here. */
+   enqueued; through the CPU proxy each operation's kernel quiets before it ends, so nothing is enqueued
+   either. */
 void shmemx_quiet_on_stream(struct CUstream_st *stream);
 /* shmem_barrier_all in stream order (collective): when the stream passes it, every PE's stream has
    reached its own call and everything enqueued before it on every PE's stream is complete and visible. */

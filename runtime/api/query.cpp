@@ -35,8 +35,9 @@ GPUSHMEM_EXPORT int shmem_pe_accessible(int pe) {
   api::require_running("shmem_pe_accessible");
   Runtime &r = rt();
   if (pe < 0 || pe >= r.n_pes) return 0;
-  if (r.gpu.base != nullptr) return r.gpu.peer_base[pe] != nullptr ? 1 : 0;
-  // Through the network is accessible too: every RMA, AMO and collective reaches it.
+  // Through the network is accessible too: every RMA, AMO and collective reaches it (in GPU mode its GPU heap
+  // through the peer's memory agent, and device code through the CPU proxy).
+  if (r.gpu.base != nullptr) return r.gpu.peer_base[pe] != nullptr || net::kind(pe) == net::Kind::network ? 1 : 0;
   return r.p2p.reaches(pe) || net::kind(pe) == net::Kind::network ? 1 : 0;
 }
 

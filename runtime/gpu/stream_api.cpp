@@ -1,7 +1,10 @@
 // The stream-ordered operations' entry points (include/gpushmem/stream.h): the host API's argument checks
 // and address translation, then work enqueued on the caller's stream. Copies go to the copy engines with
 // cudaMemcpyAsync through the peer's heap mapping; signals, waits and barriers are one-thread kernels
-// (stream_ops.cu). Nothing here waits, allocates or synchronises, so every call may be captured into a graph.
+// (stream_ops.cu). To a PE on another node (no mapping; reached through the CPU proxy) a put, get, put-with-signal
+// or signal is a one-thread kernel running the device API's operation and its quiet, which also captures into
+// a graph; its local buffer must then be one the GPU can read or write (device or pinned host memory). Nothing here
+// waits, allocates or synchronises, so every call may be captured into a graph.
 //
 // The caller's stream comes from the application's CUDA runtime and is used by libgpushmem's own (static)
 // runtime: a cudaStream_t is the driver's stream handle, valid in every runtime of the process that uses
@@ -16,6 +19,7 @@
 #include "gpu/stream_ops.hpp"
 #include "gpushmem/stream.h"
 #include "heap/internal_area.hpp"
+#include "proxy/proxy_runtime.hpp"
 #include "shmem.h"
 
 namespace gpushmem::gpu {
@@ -41,7 +45,9 @@ const Session &gpu_mode(const char *call) {
 // Where [sym, sym + bytes) of PE `pe`'s GPU heap is reached from this process. Checked whatever
 // GPUSHMEM_ERROR_CHECKS says: a wrong address here would fault later, inside a copy or kernel far from the
 // call, and the few comparisons cost nothing next to enqueueing work on a stream.
-char *peer_address(const char *call, const char *arg, const void *sym, size_t bytes, int pe) {
+// nullptr_if_proxied: NULL (after the same checks) where PE pe is reached through the CPU proxy.
+char *peer_address(const char *call, const char *arg, const void *sym, size_t bytes, int pe,
+                   bool nullptr_if_proxied = false) {
   Runtime &r = rt();
   if (pe < 0 || pe >= r.n_pes) [[unlikely]]
     api::fail(call, "pe=%d is out of range: the job has %d PEs (0..%d)", pe, r.n_pes, r.n_pes - 1);
@@ -55,9 +61,27 @@ char *peer_address(const char *call, const char *arg, const void *sym, size_t by
               "%d's GPU symmetric heap; pass memory from shmem_malloc",
               arg, sym, bytes, reinterpret_cast<void *>(lo), reinterpret_cast<void *>(hi), r.my_pe);
   char *peer = r.gpu.peer_base[pe];
-  if (peer == nullptr) [[unlikely]]
+  if (peer == nullptr) [[unlikely]] {
+    if (nullptr_if_proxied && proxy_rt::reaches(pe)) return nullptr;
     api::fail_gpu_unreachable(call, pe);
+  }
   return peer + (p - base);
+}
+
+// A local buffer a proxied operation's kernel reads or writes: device memory, managed, or host memory CUDA
+// mapped (cudaHostAlloc, cudaHostRegister); pageable host memory cannot be reached from a kernel.
+void require_gpu_accessible(const char *call, const char *arg, const void *local, size_t bytes) {
+  if (bytes == 0) return;
+  cudaPointerAttributes a{};
+  const bool ok = cudaPointerGetAttributes(&a, local) == cudaSuccess && a.type != cudaMemoryTypeUnregistered;
+  if (!ok) {
+    (void)cudaGetLastError();
+    api::fail(call,
+              "%s=%p is pageable host memory, which a stream-ordered transfer to a PE on another node (through "
+              "the CPU proxy) cannot read or write from the GPU: pass device memory or pinned host memory "
+              "(cudaMallocHost, cudaHostRegister)",
+              arg, local);
+  }
 }
 
 void require_buffer(const char *call, const char *arg, const void *local, size_t bytes) {
@@ -65,14 +89,15 @@ void require_buffer(const char *call, const char *arg, const void *local, size_t
     api::fail(call, "%s=NULL with %zu bytes to copy: pass a device or host buffer of this process", arg, bytes);
 }
 
-uint64_t *signal_word(const char *call, uint64_t *sig_addr, int sig_op, int pe) {
+uint64_t *signal_word(const char *call, uint64_t *sig_addr, int sig_op, int pe, bool nullptr_if_proxied = false) {
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) [[unlikely]]
     api::fail(call, "sig_op=%d is invalid: use SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", sig_op);
   // A misaligned word would make the kernel's atomic fault the whole context.
   if (reinterpret_cast<uintptr_t>(sig_addr) % alignof(uint64_t) != 0) [[unlikely]]
     api::fail(call, "sig_addr=%p is not 8-byte aligned: a signal word is a naturally aligned uint64_t",
               static_cast<void *>(sig_addr));
-  return reinterpret_cast<uint64_t *>(peer_address(call, "sig_addr", sig_addr, sizeof(uint64_t), pe));
+  return reinterpret_cast<uint64_t *>(
+      peer_address(call, "sig_addr", sig_addr, sizeof(uint64_t), pe, nullptr_if_proxied));
 }
 
 void enqueue_copy(const char *call, const Session &s, void *dst, const void *src, size_t bytes, cudaStream_t stream) {
@@ -96,18 +121,28 @@ void check_launch(const char *call, const Session &s, cudaError_t e, const char 
 void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream) {
   const Session &s = gpu_mode(call);
   if (bytes == 0) return;
-  char *target = peer_address(call, "dest", dest, bytes, pe);
+  char *target = peer_address(call, "dest", dest, bytes, pe, true);
   require_buffer(call, "source", source, bytes);
   ContextScope in_pe_context;
+  if (target == nullptr) {
+    require_gpu_accessible(call, "source", source, bytes);
+    check_launch(call, s, stream::launch_proxied_put(dest, source, bytes, pe, stream), "proxied put", stream);
+    return;
+  }
   enqueue_copy(call, s, target, source, bytes, stream);
 }
 
 void get_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream) {
   const Session &s = gpu_mode(call);
   if (bytes == 0) return;
-  const char *origin = peer_address(call, "source", source, bytes, pe);
+  const char *origin = peer_address(call, "source", source, bytes, pe, true);
   require_buffer(call, "dest", dest, bytes);
   ContextScope in_pe_context;
+  if (origin == nullptr) {
+    require_gpu_accessible(call, "dest", dest, bytes);
+    check_launch(call, s, stream::launch_proxied_get(dest, source, bytes, pe, stream), "proxied get", stream);
+    return;
+  }
   enqueue_copy(call, s, dest, origin, bytes, stream);
 }
 
@@ -142,10 +177,17 @@ GPUSHMEM_EXPORT void shmemx_putmem_signal_on_stream(void *dest, const void *sour
                                                     uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
   const char *call = "shmemx_putmem_signal_on_stream";
   const Session &s = g::gpu_mode(call);
-  uint64_t *sig = g::signal_word(call, sig_addr, sig_op, pe);
-  char *target = nelems != 0 ? g::peer_address(call, "dest", dest, nelems, pe) : nullptr;
+  uint64_t *sig = g::signal_word(call, sig_addr, sig_op, pe, true);
+  char *target = nelems != 0 ? g::peer_address(call, "dest", dest, nelems, pe, true) : nullptr;
   g::require_buffer(call, "source", source, nelems);
   ContextScope in_pe_context;
+  if (sig == nullptr) {  // PE pe is reached through the CPU proxy
+    g::require_gpu_accessible(call, "source", source, nelems);
+    g::check_launch(call, s,
+                    g::stream::launch_proxied_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe, stream),
+                    "proxied put-with-signal", stream);
+    return;
+  }
   // Payload first: the signal kernel starts only once the copy has finished (stream order).
   if (nelems != 0) g::enqueue_copy(call, s, target, source, nelems, stream);
   g::check_launch(call, s, g::stream::launch_signal_update(sig, signal, sig_op, stream), "signal", stream);
@@ -155,8 +197,14 @@ GPUSHMEM_EXPORT void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t sig
                                                 cudaStream_t stream) {
   const char *call = "shmemx_signal_op_on_stream";
   const Session &s = g::gpu_mode(call);
-  uint64_t *sig = g::signal_word(call, sig_addr, sig_op, pe);
+  uint64_t *sig = g::signal_word(call, sig_addr, sig_op, pe, true);
   ContextScope in_pe_context;
+  if (sig == nullptr) {  // PE pe is reached through the CPU proxy
+    g::check_launch(call, s,
+                    g::stream::launch_proxied_put_signal(nullptr, nullptr, 0, sig_addr, signal, sig_op, pe, stream),
+                    "proxied signal", stream);
+    return;
+  }
   g::check_launch(call, s, g::stream::launch_signal_update(sig, signal, sig_op, stream), "signal", stream);
 }
 
@@ -179,8 +227,8 @@ GPUSHMEM_EXPORT void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int 
 // Over P2P every earlier operation on the stream is complete once the stream has moved past it: a copy
 // engine's copy ends after its writes are acknowledged, this library's signal kernels end with system-scope
 // atomics, and the device API's puts complete before they return, with the kernel's end making its stores
-// visible to the work after it. So stream order is the quiet and nothing is enqueued; a transport that
-// completes asynchronously (the CPU proxy) will enqueue its wait here.
+// visible to the work after it. So stream order is the quiet and nothing is enqueued. Through the CPU proxy
+// the same holds: each proxied operation's kernel quiets before it ends.
 GPUSHMEM_EXPORT void shmemx_quiet_on_stream(cudaStream_t stream) {
   (void)g::gpu_mode("shmemx_quiet_on_stream");
   (void)stream;

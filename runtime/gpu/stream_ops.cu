@@ -43,6 +43,28 @@ __global__ void __launch_bounds__(1) signal_wait_kernel(uint64_t *sig, int cmp, 
   (void)dev::signal_wait_until("shmemx_signal_wait_until_on_stream", sig, cmp, cmp_value);
 }
 
+// To a PE on another node (reached through the CPU proxy): the device API's own operations, by one thread, each
+// complete (at the target) before the kernel ends, so the stream's next operation finds it done, as after a
+// copy engine's copy to a mapped peer. The symmetric addresses are this PE's; the device API translates them.
+__global__ void __launch_bounds__(1) proxied_put_kernel(void *dest, const void *source, size_t bytes, int pe) {
+  dev::putmem<dev::thread_scope>("shmemx_putmem_on_stream", dest, source, bytes, pe);
+  dev::quiet();
+}
+
+__global__ void __launch_bounds__(1) proxied_get_kernel(void *dest, const void *source, size_t bytes, int pe) {
+  dev::getmem<dev::thread_scope>("shmemx_getmem_on_stream", dest, source, bytes, pe);
+}
+
+__global__ void __launch_bounds__(1) proxied_put_signal_kernel(void *dest, const void *source, size_t bytes,
+                                                               uint64_t *sig, uint64_t value, int sig_op, int pe) {
+  if (bytes != 0)
+    dev::putmem_signal<dev::thread_scope>("shmemx_putmem_signal_on_stream", dest, source, bytes, sig, value, sig_op,
+                                          pe);
+  else
+    dev::signal_op("shmemx_signal_op_on_stream", sig, value, sig_op, pe);
+  dev::quiet();
+}
+
 // With lazy module loading (CUDA's default) a kernel is loaded at its first launch, which may wait for the
 // context to go idle: that would deadlock behind an application kernel waiting for this PE's barrier, and
 // it must not happen during stream capture either. So the kernels are loaded when the device state is
@@ -50,8 +72,10 @@ __global__ void __launch_bounds__(1) signal_wait_kernel(uint64_t *sig, int cmp, 
 // shows again, and is reported, at the first launch.
 void preload_kernels(const gpushmem_device_state_t *) {
   const void *kernels[] = {
-      reinterpret_cast<const void *>(&signal_update_kernel), reinterpret_cast<const void *>(&barrier_all_kernel),
-      reinterpret_cast<const void *>(&sync_all_kernel), reinterpret_cast<const void *>(&signal_wait_kernel)};
+      reinterpret_cast<const void *>(&signal_update_kernel),     reinterpret_cast<const void *>(&barrier_all_kernel),
+      reinterpret_cast<const void *>(&sync_all_kernel),          reinterpret_cast<const void *>(&signal_wait_kernel),
+      reinterpret_cast<const void *>(&proxied_put_kernel),       reinterpret_cast<const void *>(&proxied_get_kernel),
+      reinterpret_cast<const void *>(&proxied_put_signal_kernel)};
   for (const void *kernel : kernels) {
     cudaFuncAttributes attributes;
     if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess) (void)cudaGetLastError();
@@ -84,6 +108,22 @@ cudaError_t launch_sync_all(cudaStream_t stream) {
 cudaError_t launch_signal_wait_until(uint64_t *sig, int cmp, uint64_t cmp_value, cudaStream_t stream) {
   void *args[] = {&sig, &cmp, &cmp_value};
   return launch(reinterpret_cast<const void *>(&signal_wait_kernel), args, stream);
+}
+
+cudaError_t launch_proxied_put(void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream) {
+  void *args[] = {&dest, &source, &bytes, &pe};
+  return launch(reinterpret_cast<const void *>(&proxied_put_kernel), args, stream);
+}
+
+cudaError_t launch_proxied_get(void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream) {
+  void *args[] = {&dest, &source, &bytes, &pe};
+  return launch(reinterpret_cast<const void *>(&proxied_get_kernel), args, stream);
+}
+
+cudaError_t launch_proxied_put_signal(void *dest, const void *source, size_t bytes, uint64_t *sig, uint64_t value,
+                                      int sig_op, int pe, cudaStream_t stream) {
+  void *args[] = {&dest, &source, &bytes, &sig, &value, &sig_op, &pe};
+  return launch(reinterpret_cast<const void *>(&proxied_put_signal_kernel), args, stream);
 }
 
 }  // namespace gpushmem::gpu::stream

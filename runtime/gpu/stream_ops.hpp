@@ -20,6 +20,15 @@ cudaError_t launch_signal_update(uint64_t *sig, uint64_t value, int sig_op, cuda
 cudaError_t launch_barrier_all(cudaStream_t stream);
 cudaError_t launch_sync_all(cudaStream_t stream);
 
+// To a PE reached through the CPU proxy (another node): the device API's putmem + quiet, getmem, and
+// putmem_signal (bytes 0: signal_op) + quiet, by one thread, on this PE's symmetric addresses; each complete at
+// the target when the kernel ends. `source` / `dest` must be readable / writable by the GPU (device memory, or
+// pinned host memory).
+cudaError_t launch_proxied_put(void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream);
+cudaError_t launch_proxied_get(void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream);
+cudaError_t launch_proxied_put_signal(void *dest, const void *source, size_t bytes, uint64_t *sig, uint64_t value,
+                                      int sig_op, int pe, cudaStream_t stream);
+
 // Polls this PE's signal word until it satisfies cmp / cmp_value, then acquires (reports name
 // shmemx_signal_wait_until_on_stream).
 cudaError_t launch_signal_wait_until(uint64_t *sig, int cmp, uint64_t cmp_value, cudaStream_t stream);

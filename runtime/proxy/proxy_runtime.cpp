@@ -220,6 +220,10 @@ std::string describe() {
   return s;
 }
 
+bool reaches(int pe) {
+  return g_proxy && std::find(g_proxy->pes.begin(), g_proxy->pes.end(), pe) != g_proxy->pes.end();
+}
+
 std::string device_path(int pe) {
   if (!g_proxy || std::find(g_proxy->pes.begin(), g_proxy->pes.end(), pe) == g_proxy->pes.end()) return "";
   return "; device code: through the CPU proxy, channel " +

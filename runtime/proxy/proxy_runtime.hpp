@@ -21,6 +21,8 @@ void stop(const char *call);
 // Whether the proxy runs, and its one-line description.
 bool running();
 std::string describe();
+// Whether device code reaches PE pe through the proxy (thread safe between start and stop).
+bool reaches(int pe);
 // How device code reaches PE pe when it goes through the proxy (SHMEM_INFO, gpushmem-info --peers), else "".
 std::string device_path(int pe);
 

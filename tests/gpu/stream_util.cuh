@@ -37,7 +37,8 @@ inline bool stream_gpu_mode(const void *sym, int next) {
     return false;
   }
   if (!shmem_pe_accessible(next)) {
-    PE_FAIL("PE %d is not accessible from PE %d: these tests need P2P between the PEs' GPUs", next, shmem_my_pe());
+    PE_FAIL("PE %d is not accessible from PE %d (no P2P between the PEs' GPUs, and no network transport)", next,
+            shmem_my_pe());
     return false;
   }
   return true;
