@@ -15,7 +15,13 @@
  *              stores the result into every member's dest. Shares are disjoint, so a member only ever
  *              writes elements that only it reads: in-place reductions (dest == source) are safe.
  * Each ends with a quiet and a team sync, so on return every member's dest is complete and the next
- * collective on the team may start at once. Every member must be reachable over P2P. Return 0.
+ * collective on the team may start at once. Return 0.
+ *
+ * Members on another node (reached through the CPU proxy): the pushes to them are the group's rank 0's nbi
+ * puts through the proxy (alltoalls: one request per element, shared by the group's lanes), completed by the
+ * final quiet. collect (which reads the earlier members' counts from their internal areas) and the reductions
+ * (which load every member's source) still need every member mapped (P2P), and stop the kernel naming the call
+ * and the PE otherwise.
  */
 #ifndef GPUSHMEM_DEVICE_COLL_CUH
 #define GPUSHMEM_DEVICE_COLL_CUH
@@ -46,6 +52,28 @@ __device__ __forceinline__ void coll_finish(const char *call, const void *team) 
   Scope::sync();
 }
 
+/* `bytes` from `source` to symmetric `dest_sym` of team member `index`: stores over P2P, the group's rank 0's nbi
+   put through the proxy otherwise (complete at the collective's final quiet). */
+template <class Scope>
+__device__ __forceinline__ void member_put(const char *call, const gpushmem_team_state_t *t, int index, char *dest_sym,
+                                           const void *source, size_t bytes) {
+  const int pe = gpushmem_team_world_pe(t, index);
+  if (char *r = reach(call, "dest", dest_sym, bytes, pe))
+    copy_data<Scope>(r, source, bytes);
+  else if (Scope::rank() == 0)
+    (void)proxy_putmem(call, dest_sym, source, bytes, pe, true);
+}
+
+/* alltoalls to a proxied member: one nbi request per element (elements `elem` bytes, `dst` / `sst` bytes apart),
+   the group's lanes (rank of size) sharing them. Out of line, as collect_offset. */
+__device__ __noinline__ inline void proxy_put_strided(const char *call, char *dest_sym, ptrdiff_t dst,
+                                                      const char *source, ptrdiff_t sst, size_t elem, size_t nelems,
+                                                      int pe, unsigned rank, unsigned size) {
+  for (size_t i = rank; i < nelems; i += size)
+    (void)proxy_putmem(call, dest_sym + dst * static_cast<ptrdiff_t>(i), source + sst * static_cast<ptrdiff_t>(i), elem,
+                       pe, true);
+}
+
 /* Where symmetric `sym` of team member `index` is reached from here. */
 template <class T>
 __device__ __forceinline__ T *member_addr(const char *call, const char *arg, const gpushmem_team_state_t *t, int index,
@@ -60,8 +88,7 @@ __device__ __forceinline__ int broadcastmem(const char *call, const void *team, 
   if (error_checks() && (root < 0 || root >= t->size))
     fail_argument(call, "PE_root", root, "the root is a PE number in the team (0 .. team size - 1)");
   if (t->my_index == root && bytes != 0)
-    for (int i = 0; i < t->size; ++i)
-      copy_data<Scope>(member_addr(call, "dest", t, i, static_cast<char *>(dest), bytes), source, bytes);
+    for (int i = 0; i < t->size; ++i) member_put<Scope>(call, t, i, static_cast<char *>(dest), source, bytes);
   coll_finish<Scope>(call, team);
   return 0;
 }
@@ -74,7 +101,7 @@ __device__ __forceinline__ int fcollectmem(const char *call, const void *team, v
     char *block = static_cast<char *>(dest) + static_cast<size_t>(t->my_index) * bytes;
     for (int k = 1; k <= t->size; ++k) {  // start with the next member, so members do not all hit one PE first
       const int i = (t->my_index + k) % t->size;
-      copy_data<Scope>(member_addr(call, "dest", t, i, block, bytes), source, bytes);
+      member_put<Scope>(call, t, i, block, source, bytes);
     }
   }
   coll_finish<Scope>(call, team);
@@ -112,8 +139,8 @@ __device__ __forceinline__ int alltoallmem(const char *call, const void *team, v
     const size_t mine = static_cast<size_t>(t->my_index) * bytes;
     for (int k = 1; k <= t->size; ++k) {
       const int j = (t->my_index + k) % t->size;
-      copy_data<Scope>(member_addr(call, "dest", t, j, static_cast<char *>(dest) + mine, bytes),
-                       static_cast<const char *>(source) + static_cast<size_t>(j) * bytes, bytes);
+      member_put<Scope>(call, t, j, static_cast<char *>(dest) + mine,
+                        static_cast<const char *>(source) + static_cast<size_t>(j) * bytes, bytes);
     }
   }
   coll_finish<Scope>(call, team);
@@ -133,8 +160,16 @@ __device__ __forceinline__ int alltoalls(const char *call, const void *team, E *
     const size_t span = (static_cast<size_t>(t->size) * nelems - 1) * static_cast<size_t>(dst) + 1;
     for (int k = 1; k <= t->size; ++k) {
       const int j = (t->my_index + k) % t->size;
-      E *to = member_addr(call, "dest", t, j, dest, span * sizeof(E)) + dst * me * n;
-      copy_strided<Scope>(to, dst, source + sst * static_cast<ptrdiff_t>(j) * n, sst, nelems);
+      const int pe = gpushmem_team_world_pe(t, j);
+      const E *from = source + sst * static_cast<ptrdiff_t>(j) * n;
+      if (E *r = reach(call, "dest", dest, span * sizeof(E), pe)) {
+        copy_strided<Scope>(r + dst * me * n, dst, from, sst, nelems);
+      } else {
+        // Through the proxy: one nbi request per element, the group's lanes sharing them.
+        proxy_put_strided(call, reinterpret_cast<char *>(dest + dst * me * n), dst * static_cast<ptrdiff_t>(sizeof(E)),
+                          reinterpret_cast<const char *>(from), sst * static_cast<ptrdiff_t>(sizeof(E)), sizeof(E),
+                          nelems, pe, Scope::rank(), Scope::size());
+      }
     }
   }
   coll_finish<Scope>(call, team);
