@@ -29,6 +29,12 @@ __global__ void rb_alltoallsmem_block(void *d, const void *s, size_t n) {
 __global__ void rb_int_sum_reduce_block(int *d, const int *s, size_t n) {
   shmemx_int_sum_reduce_block(SHMEM_TEAM_WORLD, d, s, n);
 }
+__global__ void rb_int_sum_reduce(int *d, const int *s, size_t n) {
+  shmem_int_sum_reduce(SHMEM_TEAM_WORLD, d, s, n);
+}
+__global__ void rb_double_max_reduce_warp(double *d, const double *s, size_t n) {
+  shmemx_double_max_reduce_warp(SHMEM_TEAM_WORLD, d, s, n);
+}
 __global__ void rb_alltoallsmem(void *d, const void *s, size_t n) {
   shmem_alltoallsmem(SHMEM_TEAM_WORLD, d, s, 2, 3, n);
 }
