@@ -36,7 +36,8 @@ def main():
     for t, r in rows:
         if t == "drain":
             m = median(r, "rate_Mslots")
-            out.append(f"| drain rate, {r.get('size')} slots, {r.get('ctas')}x{r.get('warps')} warps | {m:.2f} M slots/s | "
+            out.append(f"| drain rate, {r.get('size')} slots, {r.get('ctas')}x{r.get('warps')} warps, "
+                       f"{r.get('batch', 32)} a poll | {m:.2f} M slots/s | "
                        f"target 20 | {m / 20:.2f}x; empty polls {100 * r.get('empty_polls', 0):.0f} % | {r.get('check')} |")
     for scope in ("thread", "warp", "block"):
         proxy = {r["size"]: r for t, r in rows if t == f"proxy-put_bw-{scope}" and "size" in r}

@@ -6,7 +6,7 @@
 # run, then a summary table (summary.md):
 #   hand-off   device shmem_int_p + shmem_quiet through the proxy (shmem_p_latency) against the host API's
 #              shmem_int_p + shmem_quiet to the same remote GPU heap (host_p_latency, GPUSHMEM_SYMMETRIC_HEAP=gpu)
-#   drain      proxy_drain_rate (one process, no PEs) against the 20 M slots/s
+#   drain      proxy_drain_rate (one process, no PEs) against the 20 M slots/s, 32 and 128 slots a poll
 #   put_bw     shmem_put_bw through the proxy, thread / warp / block scope, 8 B .. 64 MiB, against the same
 #              program over P2P (no virtual hosts)
 # Runs mpirun with --bind-to none (each PE's proxy thread needs a CPU beside the program's thread) and, when the
@@ -67,7 +67,8 @@ run() {  # run TAG LOG COMMAND...: the command's json lines, tagged, into raw.tx
 : > "$out/raw.txt"
 run proxy-p proxy_p_latency.log "${mpirun[@]}" "${vhost[@]}" "$bin/shmem_p_latency" -n 500 -w 50 -r 5
 run host-p-gpu host_p_gpu.log env GPUSHMEM_SYMMETRIC_HEAP=gpu "${mpirun[@]}" "${vhost[@]}" "$bin/host_p_latency" -r 5 -d int
-run drain drain.log "$bin/proxy_drain_rate" 4096 8000000 32 8 5
+run drain drain.log "$bin/proxy_drain_rate" 4096 8000000 32 8 5 32
+run drain drain_batch128.log "$bin/proxy_drain_rate" 4096 8000000 32 8 5 128
 for scope in thread warp block; do
   run "proxy-put_bw-$scope" "proxy_put_bw_$scope.log" "${mpirun[@]}" "${vhost[@]}" "$bin/shmem_put_bw" -b 8 -e 64M -f 8 -s "$scope" -r 3 -n 5 -w 1
   run "p2p-put_bw-$scope" "p2p_put_bw_$scope.log" "${mpirun[@]}" "$bin/shmem_put_bw" -b 8 -e 64M -f 8 -s "$scope" -r 3

@@ -6,8 +6,9 @@
 // over the repeats, as a table row and a "json:" line, with the share of the proxy's polls that found the ring empty
 // and the requests a poll took (mostly empty polls: the producers set the pace; none: the proxy thread does); any
 // lost, duplicated or reordered request fails the run (exit 1).
-//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS]]]]]
-//   defaults 4096 8000000 32 8 5; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs both).
+//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS [BATCH]]]]]]
+//   defaults 4096 8000000 32 8 5 32; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs both);
+//   BATCH: the slots the proxy takes from the channel per poll (the service's default, 32).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -83,7 +84,8 @@ struct CheckingBackend final : proxy::Backend {
 
 // One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed; the share of the
 // proxy's polls that found nothing, and the requests a poll that found some took, on average.
-double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, double *empty_share, double *per_poll) {
+double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, double *empty_share,
+                double *per_poll) {
   const uint64_t producers = uint64_t(ctas) * warps * 32;
   gpushmem_proxy_slot_t *ring = nullptr;
   gpushmem_proxy_control_t *control = nullptr;
@@ -108,6 +110,7 @@ double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, doubl
   CheckingBackend be(producers);
   proxy::ServiceOptions o;
   o.watchdog_ns = 20000000000ull;  // a stuck request is named instead of the run timing out silently
+  o.batch = batch;
   proxy::Service svc(&be, o);
   svc.add_channel(host_view);
   svc.start();
@@ -150,18 +153,20 @@ int main(int argc, char **argv) {
   const uint64_t total = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 8000000;
   const int ctas = argc > 3 ? std::atoi(argv[3]) : 32, warps = argc > 4 ? std::atoi(argv[4]) : 8;
   const int repeats = argc > 5 ? std::atoi(argv[5]) : 5;
+  const int batch = argc > 6 ? std::atoi(argv[6]) : 32;
   if (capacity < 8 || (capacity & (capacity - 1)) != 0 || total == 0 || ctas < 1 || warps < 1 || warps > 32 ||
-      repeats < 1) {
+      repeats < 1 || batch < 1 || batch > 4096) {
     std::fprintf(stderr,
                  "proxy_drain_rate: usage: proxy_drain_rate [CAPACITY (a power of two >= 8) [REQUESTS [CTAS [WARPS "
-                 "(1..32) [REPEATS]]]]]\n");
+                 "(1..32) [REPEATS [BATCH (1..4096)]]]]]]\n");
     return 2;
   }
   const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
   std::vector<double> rates, empties, per_polls;
   for (int r = 0; r < repeats; ++r) {
     double empty_share = 0, per_poll = 0;
-    const double rate = run_once(capacity, per_lane, ctas, warps, &empty_share, &per_poll);
+    const double rate =
+        run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), &empty_share, &per_poll);
     if (rate < 0) return 1;
     rates.push_back(rate);
     empties.push_back(empty_share);
@@ -174,17 +179,17 @@ int main(int argc, char **argv) {
   const double median = rates[rates.size() / 2], lo = rates.front(), hi = rates.back();
   std::printf(
       "# proxy_drain_rate: one channel of %u slots, %llu requests from %llu lanes (%d CTAs x %d warps), a "
-      "backend that only checks order; median [min,max] of %d repeats\n",
+      "backend that only checks order, up to %d slots per poll; median [min,max] of %d repeats\n",
       capacity, static_cast<unsigned long long>(per_lane * producers), static_cast<unsigned long long>(producers), ctas,
-      warps, repeats);
+      warps, batch, repeats);
   std::printf("%-10s %-28s %-12s %-14s check\n%-10u %8.2f [%.2f,%.2f] M slots/s %10.1f %% %14.1f ok\n", "capacity",
               "drain rate", "empty polls", "taken per poll", capacity, median, lo, hi, empty_median * 100.0,
               per_poll_median);
   std::printf(
       "json: {\"bench\":\"proxy_drain_rate\",\"library\":\"gpushmem\",\"npes\":1,\"size\":%u,\"ctas\":%d,"
-      "\"warps\":%d,\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,\"min\":%.4f,"
+      "\"warps\":%d,\"batch\":%d,\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,\"min\":%.4f,"
       "\"max\":%.4f},\"empty_polls\":%.4f,\"taken_per_poll\":%.2f,\"check\":\"ok\"}\n",
-      capacity, ctas, warps, static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi,
+      capacity, ctas, warps, batch, static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi,
       empty_median, per_poll_median);
   return 0;
 }
