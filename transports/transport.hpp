@@ -80,6 +80,14 @@ class MemoryAgent {
                                       uint64_t *old) = 0;
   // A short description for logs ("GPU 0's heap").
   virtual std::string name() const = 0;
+  // Deferred writes, for an agent whose writes cost most in completing them (a GPU's copy and stream sync):
+  // post_write queues a write whose source may be reused when it returns; complete_writes makes every posted
+  // write visible. The transport completes them before it acknowledges them and before the agent's next read
+  // or atomic. Default: a posted write is complete at once.
+  [[nodiscard]] virtual Status post_write(uint64_t offset, const void *src, size_t bytes) {
+    return write(offset, src, bytes);
+  }
+  [[nodiscard]] virtual Status complete_writes() { return Status::ok; }
 };
 
 // Names one operation for completion: done once the channel's completed count passes `index`. Blocking

@@ -19,36 +19,23 @@ class GpuHeapAgent final : public transport::MemoryAgent {
  public:
   uint64_t usable_bytes() const override { return rt().gpu.mapped.load(std::memory_order_acquire); }
 
-  // Through a pinned bounce buffer: the network delivers into pageable memory, and the agent's 4-byte puts copied
-  // from there took 2.2 ms each against 11 us for its gets (device call 5, H200, 2 PEs in 2 virtual hosts on one
-  // GPU). Whether the pinned source removes that is for the next device run to show
-  // (docs/results/2026-12-05-gpu-proxy).
+  // Puts go through a pinned bounce buffer: the network delivers into pageable memory, and the agent's 4-byte puts
+  // copied from there took 2.2 ms each against 11 us for its gets (device call 5, H200, 2 PEs in 2 virtual hosts
+  // on one GPU); whether the pinned source removes that is for the next device run to show
+  // (docs/results/2026-12-05-gpu-proxy). Posted puts share the buffer (packed one after the other) and one stream
+  // sync: the transport completes them together (serve_agent_locked).
   Status write(uint64_t offset, const void *src, size_t bytes) override {
-    char *base = rt().gpu.base;
-    if (base == nullptr) return Status::not_supported;
-    const char *call = "the network's put to this PE's GPU heap";
-    if (bytes > kBounceBytes) return copy(call, base + offset, src, bytes);
-    Session *s = session();
-    if (s == nullptr) return Status::not_supported;
     std::lock_guard<std::mutex> lock(mu_);
-    ContextScope in_pe_context;
-    if (bounce_ == nullptr) {
-      void *p = nullptr;
-      cudaError_t e = cudaHostAlloc(&p, kBounceBytes, cudaHostAllocPortable);
-      if (e != cudaSuccess)
-        return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
-                         "cudaHostAlloc(%zu bytes) for the GPU heap agent's bounce buffer", kBounceBytes);
-      bounce_ = static_cast<char *>(p);
-      bounce_session_ = s;
-    }
-    std::memcpy(bounce_, src, bytes);
-    cudaError_t e = cudaMemcpyAsync(base + offset, bounce_, bytes, cudaMemcpyHostToDevice, s->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
-    if (e != cudaSuccess)
-      return rt_failed(e, call, "check that no earlier kernel failed",
-                       "cudaMemcpyAsync(dst=%p, %zu bytes from the pinned bounce buffer) on GPU %d",
-                       static_cast<void *>(base + offset), bytes, s->device.ordinal);
-    return Status::ok;
+    GPUSHMEM_CHECK(post_locked(offset, src, bytes));
+    return complete_locked();
+  }
+  Status post_write(uint64_t offset, const void *src, size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return post_locked(offset, src, bytes);
+  }
+  Status complete_writes() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return complete_locked();
   }
 
   Status read(uint64_t offset, void *dst, size_t bytes) override {
@@ -87,6 +74,52 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   }
 
   std::string name() const override { return "this PE's GPU heap"; }
+
+  Status post_locked(uint64_t offset, const void *src, size_t bytes) {
+    char *base = rt().gpu.base;
+    Session *s = session();
+    if (base == nullptr || s == nullptr) return Status::not_supported;
+    const char *call = "the network's put to this PE's GPU heap";
+    if (bytes > kBounceBytes) {  // larger than any agent message: not through the buffer
+      GPUSHMEM_CHECK(complete_locked());
+      return copy(call, base + offset, src, bytes);
+    }
+    ContextScope in_pe_context;
+    if (bounce_ == nullptr) {
+      void *p = nullptr;
+      cudaError_t e = cudaHostAlloc(&p, kBounceBytes, cudaHostAllocPortable);
+      if (e != cudaSuccess)
+        return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
+                         "cudaHostAlloc(%zu bytes) for the GPU heap agent's bounce buffer", kBounceBytes);
+      bounce_ = static_cast<char *>(p);
+      bounce_session_ = s;
+    }
+    if (bytes > kBounceBytes - bounce_used_) GPUSHMEM_CHECK(complete_locked());  // the buffer is full: drain it
+    char *at = bounce_ + bounce_used_;
+    std::memcpy(at, src, bytes);
+    cudaError_t e = cudaMemcpyAsync(base + offset, at, bytes, cudaMemcpyHostToDevice, s->stream);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "check that no earlier kernel failed",
+                       "cudaMemcpyAsync(dst=%p, %zu bytes from the pinned bounce buffer) on GPU %d",
+                       static_cast<void *>(base + offset), bytes, s->device.ordinal);
+    bounce_used_ += (bytes + 15) & ~size_t{15};
+    if (bounce_used_ > kBounceBytes) bounce_used_ = kBounceBytes;
+    return Status::ok;
+  }
+
+  // Waits for the posted copies; the bounce buffer is free again.
+  Status complete_locked() {
+    if (bounce_used_ == 0) return Status::ok;
+    Session *s = session();
+    if (s == nullptr) return Status::not_supported;
+    ContextScope in_pe_context;
+    const cudaError_t e = cudaStreamSynchronize(s->stream);
+    bounce_used_ = 0;
+    if (e != cudaSuccess)
+      return rt_failed(e, "the network's puts to this PE's GPU heap", "check that no earlier kernel failed",
+                       "cudaStreamSynchronize after the agent's copies on GPU %d", s->device.ordinal);
+    return Status::ok;
+  }
 
   // Whether this GPU performs 64-bit stream memory writes (asked once per session).
   bool stream_writes(const Session &s) {
@@ -131,6 +164,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     if (bounce_ != nullptr && bounce_session_ == s) (void)cudaFreeHost(bounce_);
     bounce_ = nullptr;
     bounce_session_ = nullptr;
+    bounce_used_ = 0;
   }
 
  private:
@@ -138,7 +172,8 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   uint64_t *old_ = nullptr;                        // mapped pinned host word the atomic kernel writes the old value to
   Session *session_ = nullptr;                     // the session old_ was allocated in
   static constexpr size_t kBounceBytes = 1 << 20;  // the network's largest agent message (ucx kAgentChunkBytes)
-  char *bounce_ = nullptr;                         // pinned: what write() copies to the GPU from
+  char *bounce_ = nullptr;                         // pinned: what posted puts copy to the GPU from
+  size_t bounce_used_ = 0;                         // bytes of it the posted, not yet completed copies use
   Session *bounce_session_ = nullptr;
   const Session *memops_session_ = nullptr;  // the session memops_ was asked for
   bool memops_ = false;

@@ -276,3 +276,66 @@ TEST_CASE("ucx agent: host operations on a peer's agent region go through its ag
   REQUIRE(t->quiet(0) == Status::ok);  // the error was reported once
   t->finalize();
 }
+
+TEST_CASE(
+    "ucx agent: puts posted to a deferring agent are completed before their acknowledgement, a get and an "
+    "atomic, and in batches") {
+  const ucx::Api *api = load_ucx();
+  if (api == nullptr) return;
+  ucx::Options o;
+  o.my_pe = 0;
+  o.n_pes = 2;
+  o.job_key = 0x9a;
+  std::unique_ptr<ucx::UcxTransport> t = ucx::UcxTransport::create(api, o);
+  REQUIRE(t != nullptr);
+  alignas(8) static uint64_t heap[64];
+  std::vector<uint8_t> gpu(1 << 20, 0);
+  transport::CpuMemoryAgent cpu(gpu.data(), gpu.size());
+  cpu.set_deferred(true);
+  REQUIRE(t->register_region(Region::heap, heap, sizeof heap) == Status::ok);
+  REQUIRE(t->register_region(Region::gpu_heap, gpu.data(), gpu.size(), &cpu) == Status::ok);
+  std::vector<uint8_t> blob;
+  REQUIRE(t->local_blob(&blob) == Status::ok);
+  REQUIRE(t->connect({blob, gpushmem::test::blob_relabelled(blob, 1)}, {true, true}) == Status::ok);
+  auto capture = std::make_unique<StderrCapture>();
+
+  // 1000 small puts, then one quiet: each is applied when the quiet returns (acknowledged only once complete),
+  // and they were completed in batches, not one by one.
+  constexpr int kPuts = 1000;
+  for (int i = 0; i < kPuts; ++i) {
+    const uint32_t v = 0xa5000000u + static_cast<uint32_t>(i);
+    REQUIRE(t->put(0, 1, RemoteRef{Region::gpu_heap, 4096 + 4 * static_cast<uint64_t>(i)}, &v, 4,
+                   transport::Completion::local, nullptr) == Status::ok);
+  }
+  REQUIRE(t->quiet(0) == Status::ok);
+  int wrong = 0;
+  for (int i = 0; i < kPuts; ++i) {
+    uint32_t v;
+    std::memcpy(&v, gpu.data() + 4096 + 4 * i, 4);
+    wrong += v != 0xa5000000u + static_cast<uint32_t>(i);
+  }
+  CHECK(wrong == 0);
+  CHECK(cpu.posted() == kPuts);
+  CHECK(cpu.completions() >= 1);
+  CHECK(cpu.completions() < kPuts);
+
+  // A put then a get of the same bytes, and a put then an atomic on its word, with no quiet between: the get and
+  // the atomic see the put.
+  const uint64_t x = 0x1122334455667788ull;
+  REQUIRE(t->put(0, 1, RemoteRef{Region::gpu_heap, 64}, &x, 8, transport::Completion::none, nullptr) == Status::ok);
+  uint64_t back = 0;
+  REQUIRE(t->get(0, 1, &back, RemoteRef{Region::gpu_heap, 64}, 8) == Status::ok);
+  CHECK(back == x);
+  const uint64_t y = 40;
+  REQUIRE(t->put(0, 1, RemoteRef{Region::gpu_heap, 72}, &y, 8, transport::Completion::none, nullptr) == Status::ok);
+  uint64_t old = 0;
+  REQUIRE(t->amo(0, 1, RemoteRef{Region::gpu_heap, 72}, AmoOp::add, 8, 2, 0, &old) == Status::ok);
+  CHECK(old == 40);
+  REQUIRE(t->quiet(0) == Status::ok);
+  uint64_t now = 0;
+  std::memcpy(&now, gpu.data() + 72, 8);
+  CHECK(now == 42);
+  CHECK(capture->text().find("ERROR") == std::string::npos);
+  capture.reset();
+  t->finalize();
+}

@@ -14,6 +14,23 @@ Status CpuMemoryAgent::write(uint64_t offset, const void *src, size_t bytes) {
   return Status::ok;
 }
 
+Status CpuMemoryAgent::post_write(uint64_t offset, const void *src, size_t bytes) {
+  if (!deferred_) return write(offset, src, bytes);
+  if (offset > usable_bytes() || bytes > usable_bytes() - offset) return Status::invalid_argument;
+  const auto *p = static_cast<const uint8_t *>(src);
+  pending_.emplace_back(offset, std::vector<uint8_t>(p, p + bytes));
+  ++posted_;
+  return Status::ok;
+}
+
+Status CpuMemoryAgent::complete_writes() {
+  if (pending_.empty()) return Status::ok;
+  for (const auto &[offset, data] : pending_) GPUSHMEM_CHECK(write(offset, data.data(), data.size()));
+  pending_.clear();
+  ++completions_;
+  return Status::ok;
+}
+
 Status CpuMemoryAgent::read(uint64_t offset, void *dst, size_t bytes) {
   if (offset > usable_bytes() || bytes > usable_bytes() - offset) return Status::invalid_argument;
   std::atomic_thread_fence(std::memory_order_acquire);

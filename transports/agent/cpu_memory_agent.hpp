@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "transport.hpp"
 
@@ -20,6 +22,14 @@ class CpuMemoryAgent final : public MemoryAgent {
   Status read(uint64_t offset, void *dst, size_t bytes) override;
   Status atomic(uint64_t offset, AmoOp op, size_t width, uint64_t operand, uint64_t compare, uint64_t *old) override;
   std::string name() const override { return "host memory (CPU agent)"; }
+  // With set_deferred(true) a posted write is only applied at complete_writes (as a GPU agent's copies complete
+  // at its stream sync), so a test sees whether the transport completes posted writes before it acknowledges
+  // them or reads and applies atomics after them.
+  Status post_write(uint64_t offset, const void *src, size_t bytes) override;
+  Status complete_writes() override;
+  void set_deferred(bool on) { deferred_ = on; }
+  uint64_t posted() const { return posted_; }
+  uint64_t completions() const { return completions_; }
 
   // Limits the usable bytes (a heap that has not grown yet); at most the buffer's size.
   void set_usable(uint64_t bytes) { usable_.store(bytes < bytes_ ? bytes : bytes_, std::memory_order_release); }
@@ -32,6 +42,9 @@ class CpuMemoryAgent final : public MemoryAgent {
   uint64_t bytes_;
   std::atomic<uint64_t> usable_{bytes_};
   std::atomic<uint64_t> writes_{0}, reads_{0}, atomics_{0};
+  bool deferred_ = false;  // the transport's lock guards the rest
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> pending_;
+  uint64_t posted_ = 0, completions_ = 0;
 };
 
 }  // namespace gpushmem::transport

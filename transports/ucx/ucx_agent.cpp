@@ -58,7 +58,7 @@ const char *kind_name(uint8_t kind) {
 }
 
 const char *execute(const Regions &g, const Request &r, const void *data, size_t length, Reply *reply,
-                    std::vector<uint8_t> *get_data) {
+                    std::vector<uint8_t> *get_data, bool defer_put, bool *posted) {
   *reply = Reply{};
   reply->magic = kReplyMagic;
   reply->channel = r.channel;
@@ -76,7 +76,12 @@ const char *execute(const Regions &g, const Request &r, const void *data, size_t
   switch (kind) {
     case Kind::put:
       if (!in_region(g, r.region, r.offset, r.bytes)) return "its destination lies outside this PE's region";
-      s = write(g, r.region, r.offset, data, r.bytes);
+      if (transport::MemoryAgent *a = g.agent[r.region]; defer_put && a != nullptr && r.bytes != 0) {
+        s = a->post_write(r.offset, data, r.bytes);
+        if (posted != nullptr) *posted = true;
+      } else {
+        s = write(g, r.region, r.offset, data, r.bytes);
+      }
       break;
     case Kind::get:
       if (!in_region(g, r.region, r.offset, r.bytes)) return "its source lies outside this PE's region";

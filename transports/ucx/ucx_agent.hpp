@@ -84,9 +84,10 @@ struct Regions {
 
 // Executes `r` (its payload: `data`, `length` bytes) on this PE's regions and fills *reply; a get's data
 // goes to *get_data. Returns nullptr, or what was wrong (the reply then says refused or failed, and nothing
-// was applied unless the agent failed part-way).
+// was applied unless the agent failed part-way). `defer_put`: a plain put to an agent region is only posted
+// (MemoryAgent::post_write; *posted set): the caller completes it before it sends the reply.
 const char *execute(const Regions &regions, const Request &r, const void *data, size_t length, Reply *reply,
-                    std::vector<uint8_t> *get_data);
+                    std::vector<uint8_t> *get_data, bool defer_put = false, bool *posted = nullptr);
 
 // "put", "get", ...
 const char *kind_name(uint8_t kind);

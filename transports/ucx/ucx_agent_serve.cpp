@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <iterator>
 
 #include "ucx/ucx_agent.hpp"
 #include "ucx/ucx_state.hpp"
@@ -20,7 +21,8 @@ using transport::RemoteRef;
 
 namespace {
 
-constexpr size_t kGetWindow = 4;  // a get's chunks in flight at once
+constexpr size_t kGetWindow = 4;     // a get's chunks in flight at once
+constexpr size_t kServeBatch = 256;  // peers' requests one progress call serves at most
 
 uint64_t now_ns() {
   return static_cast<uint64_t>(
@@ -139,20 +141,44 @@ void UcxTransport::on_agent_data(void *request, ucs_status_t status, size_t, voi
 }
 
 void UcxTransport::serve_agent_locked() {
-  // Executing may not progress the worker (the sends below do not), so no request joins meanwhile; take
-  // them all the same, in order.
-  std::vector<std::unique_ptr<AgentWork>> work;
-  work.swap(agent_work_);
+  // Executing may not progress the worker (the sends below do not), so no request joins meanwhile. At most
+  // kServeBatch per call, in arrival order: the caller (a wait, the proxy thread between its polls) gets back to its
+  // own work, and the rest waits for the next progress call.
+  const size_t n = agent_work_.size() < kServeBatch ? agent_work_.size() : kServeBatch;
+  std::vector<std::unique_ptr<AgentWork>> work(std::make_move_iterator(agent_work_.begin()),
+                                               std::make_move_iterator(agent_work_.begin() + static_cast<long>(n)));
+  agent_work_.erase(agent_work_.begin(), agent_work_.begin() + static_cast<long>(n));
   const agent::Regions regions = agent_regions();
-  for (std::unique_ptr<AgentWork> &w : work) {
-    const agent::Request &r = w->request;
-    const char *bad = w->bad;
+  // Plain puts to an agent region are only posted (a GPU agent's copies then share one stream sync); the posted
+  // ones are completed before any other request of the batch executes (it may read what they wrote) and before
+  // any reply goes out, so an acknowledgement still means "applied".
+  std::vector<size_t> posted;  // indices in `work` of the puts posted since the last completion
+  auto complete_posted = [&] {
+    if (posted.empty()) return;
+    bool ok = true;
+    for (int r = 0; r < transport::kRegions; ++r)
+      if (regions.agent[r] != nullptr && regions.agent[r]->complete_writes() != Status::ok) ok = false;
+    if (!ok) {
+      for (size_t k : posted) work[k]->reply.outcome = static_cast<uint8_t>(agent::Outcome::failed);
+      GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: PE %d's memory agent could not complete %zu puts from its peers",
+                         opt_.my_pe, posted.size());
+    }
+    posted.clear();
+  };
+  for (size_t k = 0; k < work.size(); ++k) {
+    AgentWork &w = *work[k];
+    const agent::Request &r = w.request;
+    const char *bad = w.bad;
     if (bad == nullptr) {
+      const bool plain_put = r.kind == static_cast<uint8_t>(agent::Kind::put);
+      if (!plain_put) complete_posted();
       const uint64_t start = opt_.agent_stats ? now_ns() : 0;
-      bad = agent::execute(regions, r, w->data.data(), w->data.size(), &w->reply, &w->reply_data);
+      bool was_posted = false;
+      bad = agent::execute(regions, r, w.data.data(), w.data.size(), &w.reply, &w.reply_data, plain_put, &was_posted);
+      if (was_posted && bad == nullptr) posted.push_back(k);
       if (opt_.agent_stats && r.kind < sizeof agent_stats_ / sizeof agent_stats_[0]) {
         AgentStats &st = agent_stats_[r.kind];
-        const uint64_t queued = start - w->arrived_ns, served = now_ns() - start;
+        const uint64_t queued = start - w.arrived_ns, served = now_ns() - start;
         ++st.count;
         st.queued_ns += queued;
         st.served_ns += served;
@@ -160,20 +186,24 @@ void UcxTransport::serve_agent_locked() {
         if (served > st.served_max_ns) st.served_max_ns = served;
       }
     } else {
-      w->reply = agent::Reply{};
-      w->reply.magic = agent::kReplyMagic;
-      w->reply.channel = r.channel;
-      w->reply.kind = r.kind;
-      w->reply.id = r.id;
-      w->reply.outcome = static_cast<uint8_t>(agent::Outcome::refused);
+      w.reply = agent::Reply{};
+      w.reply.magic = agent::kReplyMagic;
+      w.reply.channel = r.channel;
+      w.reply.kind = r.kind;
+      w.reply.id = r.id;
+      w.reply.outcome = static_cast<uint8_t>(agent::Outcome::refused);
     }
-    w->reply.from_pe = static_cast<uint32_t>(opt_.my_pe);
-    const int from = static_cast<int>(r.from_pe);
+    w.reply.from_pe = static_cast<uint32_t>(opt_.my_pe);
     if (bad != nullptr)
       GPUSHMEM_LOG_ERROR(
           log::Subsys::net, "ucx: PE %d refuses a %s of %llu bytes at offset %llu of its %s from PE %d: %s", opt_.my_pe,
           agent::kind_name(r.kind), static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.offset),
-          r.region < transport::kRegions ? region_name(static_cast<Region>(r.region)) : "region", from, bad);
+          r.region < transport::kRegions ? region_name(static_cast<Region>(r.region)) : "region", r.from_pe, bad);
+  }
+  complete_posted();
+  for (std::unique_ptr<AgentWork> &w : work) {
+    const agent::Request &r = w->request;
+    const int from = static_cast<int>(r.from_pe);
     w->data.clear();
     w->data.shrink_to_fit();  // the bounce buffer goes now, the reply may stay a while
     if (from < 0 || from >= opt_.n_pes || !peers_[static_cast<size_t>(from)].wanted) {
