@@ -85,6 +85,10 @@ bool device_memory(const void *p);
 // GPU mode: the agent that executes the network's operations on this PE's GPU heap (gpu_agent.cpp); nullptr
 // in host mode. It lives until gpu::finalize.
 transport::MemoryAgent *heap_agent();
+// GPU mode, when the network reaches other PEs: allocates now (at shmem_init) the pinned memory the agent and the
+// staging of GPU buffers would otherwise allocate at their first use, on the proxy thread or in a progress call
+// while a kernel runs (a page-locked allocation may wait for the GPU). Fails naming what could not be allocated.
+Status prepare_network_buffers(const char *call);
 
 // GPU mode: device code reaches the PEs `pes` through the CPU proxy's `count` channels (`table`, a device array,
 // gpushmem/proxy_channel.h): marks them GPUSHMEM_PEER_PROXY and republishes the device state. A null table

@@ -27,15 +27,23 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   Status write(uint64_t offset, const void *src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
     GPUSHMEM_CHECK(post_locked(offset, src, bytes));
-    return complete_locked();
+    const Status st = complete_locked();
+    const bool failed = failed_;
+    failed_ = false;
+    return st != Status::ok ? st : failed ? Status::system_error : Status::ok;
   }
   Status post_write(uint64_t offset, const void *src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
     return post_locked(offset, src, bytes);
   }
+  // Also fails when a completion inside post_locked (the buffer was full) failed since the last call: the puts
+  // posted before the one that reported it did not land either.
   Status complete_writes() override {
     std::lock_guard<std::mutex> lock(mu_);
-    return complete_locked();
+    const Status st = complete_locked();
+    const bool failed = failed_;
+    failed_ = false;
+    return st != Status::ok ? st : failed ? Status::system_error : Status::ok;
   }
 
   Status read(uint64_t offset, void *dst, size_t bytes) override {
@@ -51,15 +59,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     std::lock_guard<std::mutex> lock(mu_);
     ContextScope in_pe_context;
     const char *call = "the network's atomic on this PE's GPU heap";
-    if (old_ == nullptr) {
-      void *p = nullptr;
-      cudaError_t e = cudaHostAlloc(&p, sizeof(uint64_t), cudaHostAllocMapped | cudaHostAllocPortable);
-      if (e != cudaSuccess)
-        return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
-                         "cudaHostAlloc(8 bytes, mapped) on GPU %d", s->device.ordinal);
-      old_ = static_cast<uint64_t *>(p);
-      session_ = s;
-    }
+    GPUSHMEM_CHECK(ensure_old(call, *s));
     char *word = rt().gpu.base + offset;
     if (op == transport::AmoOp::store && stream_writes(*s)) return store(call, *s, word, width, operand, old);
     cudaError_t e = agent_ops::launch_atomic(word, static_cast<int>(op), static_cast<int>(width), operand, compare,
@@ -75,26 +75,60 @@ class GpuHeapAgent final : public transport::MemoryAgent {
 
   std::string name() const override { return "this PE's GPU heap"; }
 
+  // Allocates the pinned memory the agent uses (prepare_network_buffers).
+  Status prepare(const char *call) {
+    Session *s = session();
+    if (s == nullptr) return Status::ok;
+    std::lock_guard<std::mutex> lock(mu_);
+    ContextScope in_pe_context;
+    GPUSHMEM_CHECK(ensure_bounce(call, *s));
+    return ensure_old(call, *s);
+  }
+
+  Status ensure_bounce(const char *call, Session &s) {
+    if (bounce_ != nullptr) return Status::ok;
+    void *p = nullptr;
+    cudaError_t e = cudaHostAlloc(&p, kBounceBytes, cudaHostAllocPortable);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
+                       "cudaHostAlloc(%zu bytes) for the GPU heap agent's bounce buffer", kBounceBytes);
+    bounce_ = static_cast<char *>(p);
+    bounce_session_ = &s;
+    return Status::ok;
+  }
+
+  Status ensure_old(const char *call, Session &s) {
+    if (old_ != nullptr) return Status::ok;
+    void *p = nullptr;
+    cudaError_t e = cudaHostAlloc(&p, sizeof(uint64_t), cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
+                       "cudaHostAlloc(8 bytes, mapped) on GPU %d", s.device.ordinal);
+    old_ = static_cast<uint64_t *>(p);
+    session_ = &s;
+    return Status::ok;
+  }
+
   Status post_locked(uint64_t offset, const void *src, size_t bytes) {
     char *base = rt().gpu.base;
     Session *s = session();
     if (base == nullptr || s == nullptr) return Status::not_supported;
     const char *call = "the network's put to this PE's GPU heap";
     if (bytes > kBounceBytes) {  // larger than any agent message: not through the buffer
-      GPUSHMEM_CHECK(complete_locked());
+      if (Status st = complete_locked(); st != Status::ok) {
+        failed_ = true;
+        return st;
+      }
       return copy(call, base + offset, src, bytes);
     }
     ContextScope in_pe_context;
-    if (bounce_ == nullptr) {
-      void *p = nullptr;
-      cudaError_t e = cudaHostAlloc(&p, kBounceBytes, cudaHostAllocPortable);
-      if (e != cudaSuccess)
-        return rt_failed(e, call, "pinned host memory is exhausted or locked memory is limited (ulimit -l)",
-                         "cudaHostAlloc(%zu bytes) for the GPU heap agent's bounce buffer", kBounceBytes);
-      bounce_ = static_cast<char *>(p);
-      bounce_session_ = s;
+    GPUSHMEM_CHECK(ensure_bounce(call, *s));
+    if (bytes > kBounceBytes - bounce_used_) {  // the buffer is full: drain it
+      if (Status st = complete_locked(); st != Status::ok) {
+        failed_ = true;
+        return st;
+      }
     }
-    if (bytes > kBounceBytes - bounce_used_) GPUSHMEM_CHECK(complete_locked());  // the buffer is full: drain it
     char *at = bounce_ + bounce_used_;
     std::memcpy(at, src, bytes);
     cudaError_t e = cudaMemcpyAsync(base + offset, at, bytes, cudaMemcpyHostToDevice, s->stream);
@@ -114,7 +148,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     if (s == nullptr) return Status::not_supported;
     ContextScope in_pe_context;
     const cudaError_t e = cudaStreamSynchronize(s->stream);
-    bounce_used_ = 0;
+    bounce_used_ = 0;  // after a failed sync the context is unusable: nothing is reused either way
     if (e != cudaSuccess)
       return rt_failed(e, "the network's puts to this PE's GPU heap", "check that no earlier kernel failed",
                        "cudaStreamSynchronize after the agent's copies on GPU %d", s->device.ordinal);
@@ -174,6 +208,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   static constexpr size_t kBounceBytes = 1 << 20;  // the network's largest agent message (ucx kAgentChunkBytes)
   char *bounce_ = nullptr;                         // pinned: what posted puts copy to the GPU from
   size_t bounce_used_ = 0;                         // bytes of it the posted, not yet completed copies use
+  bool failed_ = false;                            // a completion failed since the last complete_writes
   Session *bounce_session_ = nullptr;
   const Session *memops_session_ = nullptr;  // the session memops_ was asked for
   bool memops_ = false;
@@ -185,6 +220,15 @@ GpuHeapAgent g_agent;
 
 transport::MemoryAgent *heap_agent() {
   return session() != nullptr ? &g_agent : nullptr;
+}
+
+Status prepare_network_buffers(const char *call) {
+  if (session() == nullptr) return Status::ok;
+  GPUSHMEM_CHECK(g_agent.prepare(call));
+  Stage stage;  // one stage in the pool
+  GPUSHMEM_CHECK(borrow_stage(call, &stage));
+  return_stage(stage);
+  return Status::ok;
 }
 
 void release_heap_agent() {

@@ -51,6 +51,10 @@ transport::MemoryAgent *heap_agent() {
   return nullptr;
 }
 
+Status prepare_network_buffers(const char *) {
+  return Status::ok;
+}
+
 Status quiet(const char *) {
   return Status::ok;
 }

@@ -275,7 +275,8 @@ Status init(const char *call, bool globals_everywhere) {
   // GPU mode: the GPU heap, served by this PE's agent (UCX here cannot reach device memory): its whole
   // reserved range, of which the agent accepts what is mapped when an operation arrives.
   if (ok && r.gpu.base != nullptr)
-    ok = t->register_region(Region::gpu_heap, r.gpu.base, r.gpu.limit, gpu::heap_agent()) == Status::ok;
+    ok = t->register_region(Region::gpu_heap, r.gpu.base, r.gpu.limit, gpu::heap_agent()) == Status::ok &&
+         gpu::prepare_network_buffers(call) == Status::ok;
   std::vector<uint8_t> blob;
   if (ok) ok = t->local_blob(&blob) == Status::ok;
   if (int bad = first_failed(ok); bad >= 0) {
@@ -325,9 +326,11 @@ void prepare_finalize() {
 }
 
 void finalize() {
+#if GPUSHMEM_BUILT_WITH_UCX
   if (g_transport != nullptr && env::get().GPUSHMEM_PROXY_STATS)
     for (const std::string &line : static_cast<ucx::UcxTransport *>(g_transport)->agent_stats_report())
       std::fprintf(stderr, "gpushmem[PE %d] memory agent: %s\n", rt().my_pe, line.c_str());
+#endif
   if (g_transport != nullptr) g_transport->finalize();
   g_active = nullptr;
   delete g_transport;
@@ -417,7 +420,7 @@ void put_staged(const char *call, uint32_t chan, int pe, RemoteRef dst, const vo
 
 void put(const char *call, uint32_t chan, int pe, const void *sym_dest, const void *src, size_t bytes, bool nbi) {
   const RemoteRef dst = ref(sym_dest);
-  if (staged(src)) [[unlikely]] {
+  if (bytes != 0 && staged(src)) [[unlikely]] {
     put_staged(call, chan, pe, dst, src, bytes);
     return;
   }
@@ -428,7 +431,7 @@ void put(const char *call, uint32_t chan, int pe, const void *sym_dest, const vo
 
 void get(const char *call, uint32_t chan, int pe, void *dest, const void *sym_src, size_t bytes) {
   const RemoteRef src = ref(sym_src);
-  if (staged(dest)) [[unlikely]] {
+  if (bytes != 0 && staged(dest)) [[unlikely]] {
     StageLease lease(call);
     bool received = true;
     const bool ok = stage_in(

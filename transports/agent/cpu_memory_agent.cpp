@@ -25,10 +25,12 @@ Status CpuMemoryAgent::post_write(uint64_t offset, const void *src, size_t bytes
 
 Status CpuMemoryAgent::complete_writes() {
   if (pending_.empty()) return Status::ok;
-  for (const auto &[offset, data] : pending_) GPUSHMEM_CHECK(write(offset, data.data(), data.size()));
-  pending_.clear();
+  Status s = Status::ok;
+  for (const auto &[offset, data] : pending_)
+    if (Status w = write(offset, data.data(), data.size()); w != Status::ok && s == Status::ok) s = w;
+  pending_.clear();  // applied or failed: none of them is applied twice
   ++completions_;
-  return Status::ok;
+  return s;
 }
 
 Status CpuMemoryAgent::read(uint64_t offset, void *dst, size_t bytes) {

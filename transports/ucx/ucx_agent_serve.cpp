@@ -145,9 +145,10 @@ void UcxTransport::serve_agent_locked() {
   // kServeBatch per call, in arrival order: the caller (a wait, the proxy thread between its polls) gets back to its
   // own work, and the rest waits for the next progress call.
   const size_t n = agent_work_.size() < kServeBatch ? agent_work_.size() : kServeBatch;
-  std::vector<std::unique_ptr<AgentWork>> work(std::make_move_iterator(agent_work_.begin()),
-                                               std::make_move_iterator(agent_work_.begin() + static_cast<long>(n)));
-  agent_work_.erase(agent_work_.begin(), agent_work_.begin() + static_cast<long>(n));
+  std::vector<std::unique_ptr<AgentWork>> work(
+      std::make_move_iterator(agent_work_.begin()),
+      std::make_move_iterator(agent_work_.begin() + static_cast<std::ptrdiff_t>(n)));
+  agent_work_.erase(agent_work_.begin(), agent_work_.begin() + static_cast<std::ptrdiff_t>(n));
   const agent::Regions regions = agent_regions();
   // Plain puts to an agent region are only posted (a GPU agent's copies then share one stream sync); the posted
   // ones are completed before any other request of the batch executes (it may read what they wrote) and before

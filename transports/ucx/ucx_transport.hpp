@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -253,7 +254,7 @@ class UcxTransport final : public transport::Transport {
   uint64_t fault_ops_ = 0;                 // operations to opt_.fault_pe so far; guarded by mu_
   // Agent requests that arrived, in order, to execute after the progress call (guarded by mu_), and the
   // sender's side: its waits for replies by id.
-  std::vector<std::unique_ptr<AgentWork>> agent_work_;
+  std::deque<std::unique_ptr<AgentWork>> agent_work_;
   std::unordered_map<uint64_t, AgentWait *> agent_waits_;
   uint64_t next_agent_id_ = 1;
   struct AgentStats {  // Options::agent_stats, guarded by mu_
