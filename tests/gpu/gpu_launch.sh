@@ -6,8 +6,9 @@
 #
 # --mps (the virtual-host tests): the PEs run as clients of a private MPS daemon started for this test and
 # stopped after it. Two PEs on one GPU in two virtual hosts hand each other's data to the GPU through their
-# proxies' copies; without MPS each process's copy waits for its next time slice of the GPU while the other
-# process's kernel spins (milliseconds per operation, measured in docs/results/2026-12-05-gpu-proxy). With a
+# memory agents' copies, which may otherwise wait for the GPU's time slices of the other process's spinning
+# kernel. (Not yet shown to matter: with mpirun's core binding, MPS changed nothing, docs/results/
+# 2026-12-05-gpu-proxy call 4; the run with both MPS and --bind-to none is still to come.) With a
 # CUDA_MPS_PIPE_DIRECTORY already set (an MPS daemon the caller runs), or GPUSHMEM_TEST_MPS=off, or no
 # nvidia-cuda-mps-control, the test runs as it is, and says so.
 mps=0
