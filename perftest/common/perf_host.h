@@ -38,15 +38,22 @@ typedef struct perf_host {
   char library[SHMEM_MAX_NAME_LEN + 1];
 } perf_host;
 
-/* Starts the library and the run: at least `min_pes` PEs, or every PE exits 2. Prints a '#' line naming
-   the program, the library and the configuration. */
-/* Zeroes a long of this PE's symmetric memory through the library, never by a store: the heap may be GPU memory
-   (GPUSHMEM_SYMMETRIC_HEAP=gpu). */
-static inline void perf_host_own_zero(long *sym) {
-  const long zero = 0;
-  shmem_putmem(sym, &zero, sizeof zero, shmem_my_pe());
+/* This PE's own symmetric bytes, read and written through the library, never by load and store: the heap may
+   be GPU memory (GPUSHMEM_SYMMETRIC_HEAP=gpu). */
+static inline void perf_host_own_read(void *dst, const void *sym, size_t bytes) {
+  shmem_getmem(dst, sym, bytes, shmem_my_pe());
+}
+static inline void perf_host_own_write(void *sym, const void *src, size_t bytes) {
+  shmem_putmem(sym, src, bytes, shmem_my_pe());
   shmem_quiet();
 }
+static inline void perf_host_own_zero(long *sym) {
+  const long zero = 0;
+  perf_host_own_write(sym, &zero, sizeof zero);
+}
+
+/* Starts the library and the run: at least `min_pes` PEs, or every PE exits 2. Prints a '#' line naming
+   the program, the library and the configuration. */
 
 static inline void perf_host_start(perf_host *h, perf_opts *o, const char *bench, int min_pes, int collective) {
   memset(h, 0, sizeof *h);

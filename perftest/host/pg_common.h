@@ -75,14 +75,6 @@ static double pg_read(int type, const void *p) {
       return *(const double *)p;
   }
 }
-/* This PE's own symmetric bytes, wherever the heap is (host or GPU memory). */
-static void pg_own_read(void *dst, const void *sym, size_t bytes) {
-  shmem_getmem(dst, sym, bytes, shmem_my_pe());
-}
-static void pg_own_write(void *sym, const void *src, size_t bytes) {
-  shmem_putmem(sym, src, bytes, shmem_my_pe());
-  shmem_quiet();
-}
 static void pg_write(int type, void *p, double v) {
   switch (type) {
     case 0:
@@ -124,7 +116,7 @@ int main(int argc, char **argv) {
     char own[16];
     memset(own, 0, sizeof own);
     if (h.me == 1 && PERF_PG_GET) pg_write(t, own, PG_HELD(&c));
-    pg_own_write(c.sym, own, sizeof own);
+    perf_host_own_write(c.sym, own, sizeof own);
     shmem_barrier_all();
     perf_summary value, ref;
     memset(&value, 0, sizeof value);
@@ -140,8 +132,8 @@ int main(int argc, char **argv) {
     long bad = 0;
     if (!PERF_PG_GET && h.me == 1) {
       long long last_value = 0;
-      pg_own_read(own, c.sym, sizeof own);
-      pg_own_read(&last_value, last, sizeof last_value);
+      perf_host_own_read(own, c.sym, sizeof own);
+      perf_host_own_read(&last_value, last, sizeof last_value);
       const double got = pg_read(t, own);
       if (got != (double)last_value) {
         fprintf(stderr, "%s: PE 1: shmem_%s_p: the last value written (iteration %lld) is %lld, PE 1 holds %g\n",

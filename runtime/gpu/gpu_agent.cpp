@@ -27,23 +27,15 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   Status write(uint64_t offset, const void *src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
     GPUSHMEM_CHECK(post_locked(offset, src, bytes));
-    const Status st = complete_locked();
-    const bool failed = failed_;
-    failed_ = false;
-    return st != Status::ok ? st : failed ? Status::system_error : Status::ok;
+    return finish_locked();
   }
   Status post_write(uint64_t offset, const void *src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
     return post_locked(offset, src, bytes);
   }
-  // Also fails when a completion inside post_locked (the buffer was full) failed since the last call: the puts
-  // posted before the one that reported it did not land either.
   Status complete_writes() override {
     std::lock_guard<std::mutex> lock(mu_);
-    const Status st = complete_locked();
-    const bool failed = failed_;
-    failed_ = false;
-    return st != Status::ok ? st : failed ? Status::system_error : Status::ok;
+    return finish_locked();
   }
 
   Status read(uint64_t offset, void *dst, size_t bytes) override {
@@ -114,21 +106,11 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     Session *s = session();
     if (base == nullptr || s == nullptr) return Status::not_supported;
     const char *call = "the network's put to this PE's GPU heap";
-    if (bytes > kBounceBytes) {  // larger than any agent message: not through the buffer
-      if (Status st = complete_locked(); st != Status::ok) {
-        failed_ = true;
-        return st;
-      }
-      return copy(call, base + offset, src, bytes);
-    }
+    // The buffer is full (or the put is larger than any agent message): drain it first.
+    if (bytes > kBounceBytes - bounce_used_) GPUSHMEM_CHECK(complete_locked());
+    if (bytes > kBounceBytes) return copy(call, base + offset, src, bytes);  // not through the buffer
     ContextScope in_pe_context;
     GPUSHMEM_CHECK(ensure_bounce(call, *s));
-    if (bytes > kBounceBytes - bounce_used_) {  // the buffer is full: drain it
-      if (Status st = complete_locked(); st != Status::ok) {
-        failed_ = true;
-        return st;
-      }
-    }
     char *at = bounce_ + bounce_used_;
     std::memcpy(at, src, bytes);
     cudaError_t e = cudaMemcpyAsync(base + offset, at, bytes, cudaMemcpyHostToDevice, s->stream);
@@ -141,7 +123,8 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     return Status::ok;
   }
 
-  // Waits for the posted copies; the bounce buffer is free again.
+  // Waits for the posted copies; the bounce buffer is free again. A failure is remembered (failed_) until
+  // finish_locked reports it: a completion inside post_locked fails the puts posted before it too.
   Status complete_locked() {
     if (bounce_used_ == 0) return Status::ok;
     Session *s = session();
@@ -149,10 +132,20 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     ContextScope in_pe_context;
     const cudaError_t e = cudaStreamSynchronize(s->stream);
     bounce_used_ = 0;  // after a failed sync the context is unusable: nothing is reused either way
-    if (e != cudaSuccess)
+    if (e != cudaSuccess) {
+      failed_ = true;
       return rt_failed(e, "the network's puts to this PE's GPU heap", "check that no earlier kernel failed",
                        "cudaStreamSynchronize after the agent's copies on GPU %d", s->device.ordinal);
+    }
     return Status::ok;
+  }
+
+  // Completes the posted copies and reports whether every one since the last call landed.
+  Status finish_locked() {
+    const Status st = complete_locked();
+    const bool failed = failed_;
+    failed_ = false;
+    return st != Status::ok ? st : failed ? Status::system_error : Status::ok;
   }
 
   // Whether this GPU performs 64-bit stream memory writes (asked once per session).

@@ -466,7 +466,9 @@ void put_signal(const char *call, uint32_t chan, int pe, const void *sym_dest, c
       if (g_active->fence(chan) != Status::ok) fail_transport(call, pe, "the put-with-signal to");
     }
     StageLease lease(call);
-    if (!lease.start()(lease.st.buf[0], static_cast<const char *>(src) + last, bytes - last) || !lease.wait()())
+    if (gpu::stage_copy_start(call, lease.st, lease.st.buf[0], static_cast<const char *>(src) + last, bytes - last) !=
+            Status::ok ||
+        gpu::stage_copy_wait(call, lease.st) != Status::ok)
       api::fail(call, "staging the device buffer through host memory failed (the CUDA error is above)");
     if (g_active->put_signal(chan, pe, RemoteRef{dst.region, dst.offset + last}, lease.st.buf[0], bytes - last,
                              ref(sym_sig), value, add) != Status::ok)

@@ -225,7 +225,7 @@ bool reaches(int pe) {
 }
 
 std::string device_path(int pe) {
-  if (!g_proxy || std::find(g_proxy->pes.begin(), g_proxy->pes.end(), pe) == g_proxy->pes.end()) return "";
+  if (!reaches(pe)) return "";
   return "; device code: through the CPU proxy, channel " +
          std::to_string(pe % static_cast<int>(g_proxy->channels.size())) +
          ", GPU buffers staged through host memory (this UCX does not reach GPU memory)";

@@ -275,6 +275,19 @@ TEST_CASE("proxy ring: 10^6 requests from 4 threads through 8-slot rings, nothin
   }
 }
 
+// A watchdog of watchdog_ns (looking every period_ns; 0: its default) whose reports go to `reports`, under `mu`.
+proxy::ServiceOptions watched(uint64_t watchdog_ns, uint64_t period_ns, std::mutex &mu,
+                              std::vector<std::string> &reports) {
+  proxy::ServiceOptions o;
+  o.watchdog_ns = watchdog_ns;
+  o.watchdog_period_ns = period_ns;
+  o.report = [&mu, &reports](const std::string &line) {
+    std::lock_guard<std::mutex> lock(mu);
+    reports.push_back(line);
+  };
+  return o;
+}
+
 // Blocks in execute() until released, as the runtime's synchronous backend blocks in a quiet whose peer is gone.
 struct BlockingBackend final : proxy::Backend {
   std::atomic<int> inside{0};
@@ -293,13 +306,8 @@ TEST_CASE("proxy watchdog: names the request the backend blocks in, and blames i
   BlockingBackend be;
   std::mutex mu;
   std::vector<std::string> reports;
-  proxy::ServiceOptions o;
-  o.watchdog_ns = 1000000000ull;            // 1 s
-  o.watchdog_period_ns = 3600000000000ull;  // the test looks itself (check_stuck)
-  o.report = [&](const std::string &line) {
-    std::lock_guard<std::mutex> lock(mu);
-    reports.push_back(line);
-  };
+  // 1 s; the test looks itself (check_stuck)
+  proxy::ServiceOptions o = watched(1000000000ull, 3600000000000ull, mu, reports);
   proxy::Service svc(&be, o);
   svc.add_channel(ch.c);
   uint64_t first = 0;
@@ -353,13 +361,8 @@ TEST_CASE(
   BlockingProgressBackend be;
   std::mutex mu;
   std::vector<std::string> reports;
-  proxy::ServiceOptions o;
-  o.watchdog_ns = 1000000000ull;            // 1 s
-  o.watchdog_period_ns = 3600000000000ull;  // the test looks itself (check_stuck)
-  o.report = [&](const std::string &line) {
-    std::lock_guard<std::mutex> lock(mu);
-    reports.push_back(line);
-  };
+  // 1 s; the test looks itself (check_stuck)
+  proxy::ServiceOptions o = watched(1000000000ull, 3600000000000ull, mu, reports);
   proxy::Service svc(&be, o);
   svc.add_channel(ch.c);
   uint64_t first = 0;
@@ -386,10 +389,9 @@ TEST_CASE("proxy watchdog: names a request the proxy has not taken, and one the 
   HostChannel ch(8);
   RecordingBackend be(1);
   be.hold = true;
+  std::mutex mu;
   std::vector<std::string> reports;
-  proxy::ServiceOptions o;
-  o.watchdog_ns = 1000000000ull;  // 1 s
-  o.report = [&](const std::string &line) { reports.push_back(line); };
+  proxy::ServiceOptions o = watched(1000000000ull, 0, mu, reports);  // 1 s
   proxy::Service svc(&be, o);
   svc.add_channel(ch.c);
   uint64_t first = 0;
@@ -428,13 +430,7 @@ TEST_CASE("proxy watchdog thread reports a stalled network on its own", "[proxy]
   be.hold = true;
   std::mutex mu;
   std::vector<std::string> reports;
-  proxy::ServiceOptions o;
-  o.watchdog_ns = 50000000ull;         // 50 ms
-  o.watchdog_period_ns = 10000000ull;  // looks every 10 ms
-  o.report = [&](const std::string &line) {
-    std::lock_guard<std::mutex> lock(mu);
-    reports.push_back(line);
-  };
+  proxy::ServiceOptions o = watched(50000000ull, 10000000ull, mu, reports);  // 50 ms, looks every 10 ms
   proxy::Service svc(&be, o);
   svc.add_channel(ch.c);
   svc.start();
