@@ -176,12 +176,11 @@ static void hammer_bound(struct state *s) {
     PE_CHECK(s->served == (long)HAMMER * npes, "hammer: %ld acquisitions counted, expected %ld", s->served,
              (long)HAMMER * npes);
   /* Strict FIFO gives overtaken <= 0 once a PE has joined the queue; the arrival number is taken just
-     before joining, so a few PEs may slip in between. Allow 2% outliers (a preempted PE); 10% when some PE
-     is reached through the network, where the arrival is a network round trip ahead of the join and a PE
-     preempted between the two (PEs outnumber cores in tests) lets everyone else in. */
-  int over_network = 0;
-  for (int pe = 0; pe < npes; ++pe) over_network |= shmem_ptr(lock, pe) == NULL;
-  PE_CHECK(over * (over_network ? 10 : 50) <= HAMMER,
+     before joining, so a few PEs may slip in between. A PE preempted between the two lets every other PE
+     in, once per time slice: with PEs outnumbering cores (2 cores in CI, other tests beside) CI saw 10 of
+     200 on one node (5%), so allow 10% outliers. A lock its releaser can take straight back still fails:
+     there most acquisitions of a waiting PE come late. */
+  PE_CHECK(over * 10 <= HAMMER,
            "hammer: %ld of %d acquisitions were overtaken by more than %ld later arrivals "
            "(worst %ld): the lock is not first come, first served",
            over, HAMMER, bound, worst);
