@@ -281,11 +281,16 @@ void tcp_client_abort(tcp_state_t *st, int status, const char *why) {
   shutdown(c->fd, SHUT_WR);
   /* Rank 0 forwards the abort, then exits: its close tells us everyone has been told. */
   int64_t deadline = tcp_now_ms() + TCP_ABORT_LINGER_MS;
+  int closed = 0;
   if (tcp_lock_for(&c->lock, TCP_ABORT_LINGER_MS) == 0) {
     while (!c->server_closed)
       if (tcp_cond_wait_until(&c->cond, &c->lock, deadline) == ETIMEDOUT) break;
+    closed = c->server_closed;
     pthread_mutex_unlock(&c->lock);
   }
+  /* The reader saw the close and is returning: join it, so no thread is left behind unjoined (TSan reports
+     that as a leak). A reader that did not see it may be stuck; exit without it. */
+  if (closed) pthread_join(c->reader, NULL);
   tcp_exit_now(status);
 }
 

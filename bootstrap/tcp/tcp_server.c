@@ -20,17 +20,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tcp_admit.h"
 #include "tcp_sock.h"
 #include "tcp_state.h"
 
-/* A new connection must greet within this long; a stray one must not hold up the job. */
-#define SRV_HELLO_WAIT_MS 5000
 /* After finalize, how long rank 0 waits for the others to close their sockets. */
 #define SRV_STOP_WAIT_MS 10000
 
 typedef struct srv_peer {
   int fd;                    /* -1: not connected yet, or closed after its finalize */
   int finalizing;            /* its FINALIZE contribution came: a close is expected from now on */
+  char from[32];             /* "a.b.c.d:port" it connected from; empty until it joins */
   pthread_mutex_t send_lock; /* the thread and an aborting thread both write to fd */
 } srv_peer_t;
 
@@ -52,7 +52,9 @@ typedef struct tcp_server {
   pthread_t thread;
   int thread_started;
   int listen_fd;
-  int wake[2]; /* rank 0's calling thread wakes the poll thread to recompute its deadline */
+  tcp_admit_t admit;     /* connections that have not greeted yet */
+  unsigned long refused; /* connections that greeted and were turned away */
+  int wake[2];           /* rank 0's calling thread wakes the poll thread to recompute its deadline */
   srv_peer_t *peers;
   int n_connected;
   int connected;
@@ -368,77 +370,82 @@ static void srv_on_readable(tcp_server_t *s, int r) {
   srv_peer_gone(s, r, -EPROTO);
 }
 
+/* Refusals reported one by one; after that only counted. */
+#define SRV_REFUSALS_REPORTED 3
+
 static void srv_reject(tcp_server_t *s, int fd, const char *why) {
   tcp_frame_t f = {.type = TCP_FRAME_REJECT, .len = strlen(why)};
   (void)tcp_send_frame(fd, &f, why);
   close(fd);
-  tcp_log(s->st, GPUSHMEM_BOOTSTRAP_LOG_WARN, "refused a connection to the tcp bootstrap at %s: %s",
-          s->st->id.addr_text, why);
+  if (++s->refused <= SRV_REFUSALS_REPORTED)
+    tcp_log(s->st, GPUSHMEM_BOOTSTRAP_LOG_WARN, "refused a connection to the tcp bootstrap at %s: %s%s",
+            s->st->id.addr_text, why,
+            s->refused == SRV_REFUSALS_REPORTED ? " (further refusals are not reported)" : "");
 }
 
-static void srv_accept_one(tcp_server_t *s) {
-  int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-  if (fd < 0) return; /* EAGAIN, ECONNABORTED, EINTR: nothing to take; real errors repeat and time out */
-  tcp_set_nodelay(fd);
-  tcp_frame_t f;
-  unsigned char hello[TCP_HELLO_BYTES];
-  int64_t deadline = tcp_now_ms() + SRV_HELLO_WAIT_MS;
-  if (tcp_recv_header(fd, &f, deadline) != 0 || f.type != TCP_FRAME_HELLO || f.len != TCP_HELLO_BYTES ||
-      tcp_read_all(fd, hello, sizeof hello, deadline) != 0) {
-    close(fd);
-    tcp_log(s->st, GPUSHMEM_BOOTSTRAP_LOG_WARN,
-            "a connection to the tcp bootstrap at %s did not greet like a gpushmem PE; ignored it",
-            s->st->id.addr_text);
-    return;
-  }
-  uint64_t cookie = tcp_get_u64(hello);
-  int64_t rank = tcp_get_u32(hello + 8), size = tcp_get_u32(hello + 12);
+/* A connection that greeted: welcome it as its rank, or refuse it. A second claim of a rank that has joined
+   ends the job: one of the two is not the PE it says it is, and the real one must hear of it. */
+static void srv_admit(tcp_server_t *s, const tcp_hello_t *h) {
   char why[256];
-  if (cookie != s->st->id.cookie) {
+  if (h->cookie != s->st->id.cookie) {
     snprintf(why, sizeof why,
              "PE %lld has the unique id of another job (cookie differs); pass every PE the id "
              "that PE 0 was given",
-             (long long)rank);
-  } else if (size != s->st->size) {
+             (long long)h->rank);
+  } else if (h->size != s->st->size) {
     snprintf(why, sizeof why, "PE %lld says the job has %lld PEs but PE 0 has %d; pass every PE the same size",
-             (long long)rank, (long long)size, s->st->size);
-  } else if (rank < 1 || rank >= s->st->size) {
-    snprintf(why, sizeof why, "rank %lld is out of range 1..%d", (long long)rank, s->st->size - 1);
-  } else if (s->peers[rank].fd >= 0) {
-    snprintf(why, sizeof why, "rank %lld has already joined; every PE needs a distinct rank", (long long)rank);
+             (long long)h->rank, (long long)h->size, s->st->size);
+  } else if (h->rank < 1 || h->rank >= s->st->size) {
+    snprintf(why, sizeof why, "rank %lld is out of range 1..%d", (long long)h->rank, s->st->size - 1);
+  } else if (s->peers[h->rank].from[0] != '\0') { /* joined once (its socket may have closed since) */
+    int r = (int)h->rank;
+    snprintf(why, sizeof why,
+             "rank %d of the job was claimed twice, from %s and then from %s; every PE needs a distinct rank (and "
+             "the unique id must stay private to the job); ending the job",
+             r, s->peers[r].from, h->from);
+    srv_reject(s, h->fd, why);
+    srv_end_job(s, -1, "%s", why);
   } else {
     struct timeval tv = {.tv_sec = s->st->timeout_s};
     /* A peer that stops reading (stopped process) must not block the server thread forever. */
-    (void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    (void)setsockopt(h->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     tcp_frame_t w = {.type = TCP_FRAME_WELCOME};
-    if (tcp_send_frame(fd, &w, NULL) != 0) {
-      close(fd);
+    if (tcp_send_frame(h->fd, &w, NULL) != 0) {
+      close(h->fd);
       return;
     }
-    srv_set_fd(s, (int)rank, fd);
+    srv_set_fd(s, (int)h->rank, h->fd);
+    memcpy(s->peers[h->rank].from, h->from, sizeof s->peers[h->rank].from);
+    /* The socket stays open until finalize: a later claim of a rank that joined (the real PE, after an
+       impostor) must be seen and end the job, not be refused by the kernel while the PE retries unheard. */
     if (++s->n_connected == s->st->size - 1) {
       s->connected = 1;
-      close(s->listen_fd); /* everyone is in: later connections are refused by the kernel */
-      s->listen_fd = -1;
       pthread_cond_broadcast(&s->cond);
     }
     return;
   }
-  srv_reject(s, fd, why);
+  srv_reject(s, h->fd, why);
 }
 
 static void *srv_main(void *arg) {
   tcp_server_t *s = arg;
   int size = s->st->size;
-  struct pollfd *p = calloc((size_t)size + 2, sizeof *p);
-  int *who = calloc((size_t)size + 2, sizeof *who);
+  size_t cap = (size_t)size + 2 + TCP_ADMIT_MAX;
+  struct pollfd *p = calloc(cap, sizeof *p);
+  int *who = calloc(cap, sizeof *who);
   if (p == NULL || who == NULL) tcp_exit_now((tcp_say(s->st, "out of memory in the tcp bootstrap thread"), 1));
   pthread_mutex_lock(&s->lock);
   while (!s->quit) {
     int n = 0, open = 0;
+    if (s->stopping && s->listen_fd >= 0) { /* finalized: nobody may join any more */
+      close(s->listen_fd);
+      s->listen_fd = -1;
+      tcp_admit_close_all(&s->admit);
+    }
     p[n] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
     who[n++] = -1;
     if (s->listen_fd >= 0) p[n] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN}, who[n++] = -2;
+    n = tcp_admit_poll_fds(&s->admit, p, who, n);
     for (int r = 1; r < size; ++r)
       if (s->peers[r].fd >= 0) p[n] = (struct pollfd){.fd = s->peers[r].fd, .events = POLLIN}, who[n++] = r, ++open;
     int64_t now = tcp_now_ms(), wait = -1;
@@ -448,6 +455,8 @@ static void *srv_main(void *arg) {
     }
     if (s->coll.active && (wait < 0 || s->coll.deadline_ms - now < wait))
       wait = s->coll.deadline_ms > now ? s->coll.deadline_ms - now : 0;
+    int64_t greet = tcp_admit_expire(&s->admit, now);
+    if (greet >= 0 && (wait < 0 || greet < wait)) wait = greet;
     pthread_mutex_unlock(&s->lock);
     int rc = poll(p, (nfds_t)n, wait < 0 || wait > INT_MAX ? -1 : (int)wait);
     int err = errno;
@@ -470,7 +479,10 @@ static void *srv_main(void *arg) {
         while (read(s->wake[0], sink, sizeof sink) > 0) {
         }
       } else if (who[i] == -2) {
-        if (s->listen_fd >= 0) srv_accept_one(s);
+        if (s->listen_fd >= 0) tcp_admit_accept(&s->admit, s->listen_fd);
+      } else if (who[i] <= TCP_ADMIT_WHO(0)) {
+        tcp_hello_t h;
+        if (s->listen_fd >= 0 && tcp_admit_read(&s->admit, TCP_ADMIT_SLOT(who[i]), &h) == 1) srv_admit(s, &h);
       } else if (s->peers[who[i]].fd == p[i].fd) {
         srv_on_readable(s, who[i]);
       }
@@ -496,6 +508,7 @@ static void srv_destroy(tcp_server_t *s) {
     pthread_mutex_destroy(&s->peers[r].send_lock);
   }
   if (s->listen_fd >= 0) close(s->listen_fd);
+  tcp_admit_close_all(&s->admit);
   if (s->wake[0] >= 0) close(s->wake[0]);
   if (s->wake[1] >= 0) close(s->wake[1]);
   srv_coll_reset(s);
@@ -519,12 +532,12 @@ static int usable_listen_fd(const tcp_state_t *st, int fd) {
   return 1;
 }
 
-/* Binds the id's port on every interface. A socket that just closed on that port (the launcher's copy, or
-   connections queued on it) can hold it for a moment: EADDRINUSE is retried for a few seconds. */
+/* Binds the id's address and port (that interface only). A socket that just closed on that port (the launcher's copy,
+   or connections queued on it) can hold it for a moment: EADDRINUSE is retried for a few seconds. */
 static int listen_on_id_port(const tcp_state_t *st) {
   int64_t deadline = tcp_now_ms() + 5000;
   for (useconds_t pause_us = 1000;; pause_us = pause_us < 100000 ? pause_us * 2 : pause_us) {
-    int fd = tcp_listen(htonl(INADDR_ANY), st->id.port);
+    int fd = tcp_listen(st->id.addr_be, st->id.port);
     if (fd != -EADDRINUSE || tcp_now_ms() >= deadline) return fd;
     usleep(pause_us);
   }
@@ -538,6 +551,7 @@ int tcp_server_start(tcp_state_t *st, int listen_fd) {
   }
   s->st = st;
   s->listen_fd = -1;
+  tcp_admit_init(&s->admit, st);
   s->wake[0] = s->wake[1] = -1;
   pthread_mutex_init(&s->lock, NULL);
   tcp_cond_init(&s->cond);
@@ -569,6 +583,10 @@ int tcp_server_start(tcp_state_t *st, int listen_fd) {
     s->listen_fd = -1;
     srv_destroy(s);
     return GPUSHMEM_BOOTSTRAP_EIO;
+  }
+  if (s->listen_fd >= 0) {
+    int fl = fcntl(s->listen_fd, F_GETFL); /* accept must never block the thread: a connection can go away */
+    if (fl >= 0) (void)fcntl(s->listen_fd, F_SETFL, fl | O_NONBLOCK);
   }
   int rc = tcp_start_thread(&s->thread, srv_main, s);
   if (rc != 0) {

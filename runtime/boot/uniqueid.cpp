@@ -37,42 +37,51 @@ std::map<std::string, int> &registry() {
   return fds;
 }
 
-// GPUSHMEM_BOOTSTRAP_TCP_ADDR: "" (any interface, any port), "a.b.c.d" or "a.b.c.d:port".
-bool parse_tcp_addr(const std::string &text, in_addr *addr, uint16_t *port) {
-  addr->s_addr = htonl(INADDR_ANY);
+// The first IPv4 address of an interface that is up: the one named `name`, or (name empty) the first that is
+// not loopback. False when there is none.
+bool interface_address(const std::string &name, in_addr *addr) {
+  ifaddrs *list = nullptr;
+  if (getifaddrs(&list) != 0) return false;
+  bool found = false;
+  for (ifaddrs *i = list; i != nullptr && !found; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET || (i->ifa_flags & IFF_UP) == 0) continue;
+    if (name.empty() ? (i->ifa_flags & IFF_LOOPBACK) != 0 : name != i->ifa_name) continue;
+    *addr = reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr;
+    found = true;
+  }
+  freeifaddrs(list);
+  return found;
+}
+
+// GPUSHMEM_BOOTSTRAP_TCP_ADDR: "" | "a.b.c.d" | "<interface>", each optionally ":port". The socket listens
+// on that one address (never on every interface), and the id carries it. Empty: the first non-loopback
+// interface that is up (other hosts must reach rank 0), else 127.0.0.1 (a one-host machine). Returns an
+// empty string on success, else what is wrong.
+std::string choose_tcp_addr(const std::string &text, in_addr *addr, uint16_t *port) {
   *port = 0;
-  if (text.empty()) return true;
   std::string host = text;
-  size_t colon = text.find(':');
+  size_t colon = text.rfind(':');
   if (colon != std::string::npos) {
     host = text.substr(0, colon);
     const char *p = text.c_str() + colon + 1;
     char *end = nullptr;
     errno = 0;
     long v = std::strtol(p, &end, 10);
-    if (*p == '\0' || errno != 0 || *end != '\0' || v < 0 || v > 65535) return false;
+    if (*p == '\0' || errno != 0 || *end != '\0' || v < 0 || v > 65535) return "the port is not a number 0..65535";
     *port = static_cast<uint16_t>(v);
   }
-  return inet_pton(AF_INET, host.c_str(), addr) == 1;
-}
-
-// The address other PEs should dial: the first IPv4 address of an interface that is up and not loopback,
-// else 127.0.0.1 (a one-host job).
-std::string pick_advertised_address() {
-  ifaddrs *list = nullptr;
-  std::string chosen = "127.0.0.1";
-  if (getifaddrs(&list) != 0) return chosen;
-  for (ifaddrs *i = list; i != nullptr; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
-    if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
-    char text[INET_ADDRSTRLEN];
-    if (inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr, text, sizeof text) != nullptr) {
-      chosen = text;
-      break;
-    }
+  if (host.empty()) {
+    if (!interface_address("", addr)) inet_pton(AF_INET, "127.0.0.1", addr);
+    return "";
   }
-  freeifaddrs(list);
-  return chosen;
+  if (inet_pton(AF_INET, host.c_str(), addr) == 1) {
+    if (addr->s_addr == htonl(INADDR_ANY))
+      return "0.0.0.0 would listen on every interface and is no address other PEs can dial; name one address "
+             "or interface";
+    return "";
+  }
+  if (interface_address(host, addr)) return "";
+  return "'" + host + "' is neither an IPv4 address nor an interface of this host with an IPv4 address that is up";
 }
 
 bool random_cookie(uint64_t *out) {
@@ -138,23 +147,24 @@ extern "C" __attribute__((visibility("default"))) int shmemx_get_uniqueid(shmemx
   const std::string &addr_text = env::get().GPUSHMEM_BOOTSTRAP_TCP_ADDR;
   in_addr bind_addr{};
   uint16_t port = 0;
-  if (!boot::parse_tcp_addr(addr_text, &bind_addr, &port)) {
+  std::string wrong = boot::choose_tcp_addr(addr_text, &bind_addr, &port);
+  if (!wrong.empty()) {
     GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap,
-                       "%s: GPUSHMEM_BOOTSTRAP_TCP_ADDR='%s' is not an IPv4 address "
-                       "(a.b.c.d or a.b.c.d:port); set it to an address of this host that the other PEs reach",
-                       kCall, addr_text.c_str());
+                       "%s: GPUSHMEM_BOOTSTRAP_TCP_ADDR='%s': %s. Set it to an IPv4 address or an interface of this "
+                       "host that the other PEs reach (a.b.c.d or name, optionally :port)",
+                       kCall, addr_text.c_str(), wrong.c_str());
     return -1;
   }
+  char host[INET_ADDRSTRLEN] = "?";
+  inet_ntop(AF_INET, &bind_addr, host, sizeof host);
   uint16_t bound_port = 0;
   int fd = boot::open_listener(bind_addr, port, &bound_port);
   if (fd < 0) {
     int err = errno;
-    char where[INET_ADDRSTRLEN] = "0.0.0.0";
-    inet_ntop(AF_INET, &bind_addr, where, sizeof where);
     GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap,
                        "%s: cannot listen on %s:%u: %s; set GPUSHMEM_BOOTSTRAP_TCP_ADDR to "
-                       "an address of this host (with a free port, or none)",
-                       kCall, where, port, std::strerror(err));
+                       "an address or interface of this host (with a free port, or none)",
+                       kCall, host, port, std::strerror(err));
     return -1;
   }
   uint64_t cookie = 0;
@@ -164,15 +174,7 @@ extern "C" __attribute__((visibility("default"))) int shmemx_get_uniqueid(shmemx
     GPUSHMEM_LOG_ERROR(log::Subsys::bootstrap, "%s: getrandom failed: %s", kCall, std::strerror(err));
     return -1;
   }
-  std::string host;
-  if (bind_addr.s_addr != htonl(INADDR_ANY)) {
-    char text[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &bind_addr, text, sizeof text);
-    host = text;
-  } else {
-    host = boot::pick_advertised_address();
-  }
-  int n = std::snprintf(id->internal, sizeof id->internal, "gpushmem-tcp1://%s:%u/%016" PRIx64, host.c_str(),
+  int n = std::snprintf(id->internal, sizeof id->internal, "gpushmem-tcp1://%s:%u/%016" PRIx64, host,
                         static_cast<unsigned>(bound_port), cookie);
   if (n < 0 || static_cast<size_t>(n) >= sizeof id->internal) {  // cannot happen with an IPv4 address
     close(fd);

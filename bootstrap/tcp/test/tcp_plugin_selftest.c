@@ -16,7 +16,6 @@
  * Prints what failed and exits nonzero on any failed check.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -29,66 +28,12 @@
 #include <unistd.h>
 
 #include "gpushmem/bootstrap_plugin.h"
+#include "selftest_plugin.h"
 #include "tcp_id.h"
 #include "tcp_sock.h"
 
-#ifndef TCP_PLUGIN_PATH
-#define TCP_PLUGIN_PATH "libgpushmem_bootstrap_tcp.so"
-#endif
-
-static int g_rank = -1;
-static char g_last_error[4096];
-
-static void on_log(int level, const char *plugin, const char *message) {
-  if (level == GPUSHMEM_BOOTSTRAP_LOG_ERROR) snprintf(g_last_error, sizeof g_last_error, "%s", message);
-  fprintf(stderr, "selftest[PE %d] %s %s: %s\n", g_rank,
-          level == 0   ? "ERROR"
-          : level == 1 ? "WARN"
-                       : "INFO",
-          plugin, message);
-}
-
-#define CHECK(cond, ...)                                                                   \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      fprintf(stderr, "selftest[PE %d] FAILED at line %d: %s: ", g_rank, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                                        \
-      fprintf(stderr, "\n");                                                               \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
-
 static unsigned char pat(int from, int to, size_t i) {
   return (unsigned char)(from * 31 + to * 7 + i * 13 + 1);
-}
-
-static gpushmem_bootstrap_init_fn load_plugin(void) {
-  const char *path = getenv("TCP_SELFTEST_PLUGIN");
-  if (path == NULL) path = TCP_PLUGIN_PATH;
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  CHECK(h != NULL, "dlopen %s: %s", path, dlerror());
-  gpushmem_bootstrap_init_fn fn = (gpushmem_bootstrap_init_fn)dlsym(h, GPUSHMEM_BOOTSTRAP_PLUGIN_SYMBOL);
-  CHECK(fn != NULL, "%s has no %s", path, GPUSHMEM_BOOTSTRAP_PLUGIN_SYMBOL);
-  return fn;
-}
-
-static gpushmem_bootstrap_args_t base_args(int timeout_s) {
-  gpushmem_bootstrap_args_t a;
-  memset(&a, 0, sizeof a);
-  a.abi_version = GPUSHMEM_BOOTSTRAP_ABI_VERSION;
-  a.struct_size = sizeof a;
-  a.log = on_log;
-  a.rank = -1;
-  a.listen_fd = -1;
-  a.timeout_s = timeout_s;
-  return a;
-}
-
-static void start(gpushmem_bootstrap_t *b, const gpushmem_bootstrap_args_t *a) {
-  int rc = load_plugin()(a, b);
-  CHECK(rc == GPUSHMEM_BOOTSTRAP_OK, "plugin init returned %d", rc);
-  CHECK(b->size >= 1 && b->rank >= 0 && b->rank < b->size, "rank %d size %d", b->rank, b->size);
-  g_rank = b->rank;
 }
 
 static int env_int(const char *name) {
