@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, and runs ctest. Tests labelled gpu are left out when no
-# GPU is present (nvidia-smi -L fails). Exits non-zero if anything failed. CI runs this (.ci/run).
+# GPU is present (nvidia-smi -L fails); then, on a full run, the sanitizer builds (scripts/run-sanitizers.sh;
+# GPUSHMEM_SANITIZERS=0 skips them). Exits non-zero if anything failed. CI runs this (.ci/run).
 #
 #   scripts/run-tests.sh [extra ctest arguments, e.g. -R pkg or -L unit]
 #
@@ -34,8 +35,21 @@ echo
 echo "==== run-tests summary ($((SECONDS - start)) s, full log: $log) ===="
 grep -E "tests passed|tests failed out of|^\s+[0-9]+ - .*\((Failed|Timeout|Not Run|SEGFAULT|Exception|Subprocess aborted)\)" "$log" ||
   echo "(ctest printed no summary)"
+
+# The sanitizer builds (ASan+UBSan, TSan): unit, emu and a pe subset each, on a full run (no ctest arguments
+# given). GPUSHMEM_SANITIZERS=0 skips them, =1 runs them in any case.
+san_status=0
+if [[ ${GPUSHMEM_SANITIZERS:-$(($# == 0))} != 0 ]]; then
+  san_start=$SECONDS
+  scripts/run-sanitizers.sh || san_status=$?
+  echo "run-tests: sanitizer builds took $((SECONDS - san_start)) s"
+fi
 if ((status != 0)); then
   echo "run-tests: FAILED (ctest exit status $status)"
   exit "$status"
+fi
+if ((san_status != 0)); then
+  echo "run-tests: FAILED (the sanitizer builds; see above)"
+  exit "$san_status"
 fi
 echo "run-tests: all tests passed"

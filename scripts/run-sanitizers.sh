@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The sanitizer builds: AddressSanitizer + UndefinedBehaviorSanitizer (preset asan) and ThreadSanitizer
+# (preset tsan), each without CUDA, perftest and examples (to keep them fast), running the unit and emu labels
+# and a subset of the pe label. scripts/run-tests.sh runs this after the main tests (so CI does);
+# GPUSHMEM_SANITIZERS=0 skips it there.
+#
+#   scripts/run-sanitizers.sh [asan] [tsan]      (default: both)
+#
+# The pe subset (SANITIZER_PE_REGEX_<KIND> overrides it):
+#   asan: every pe test under gpushmemrun (the tcp bootstrap) on one node, and under mpirun over two virtual
+#         hosts with UCX over TCP (the network paths);
+#   tsan: every pe test under gpushmemrun on one node. Open MPI's and UCX's own threads are not instrumented
+#         and are not run under TSan here.
+# Suppressions, each with its reason: tests/sanitizers/*.supp. JOBS and CTEST_JOBS as for run-tests.sh.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+kinds=("$@")
+((${#kinds[@]})) || kinds=(asan tsan)
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+pe_regex_asan='\.tcp\.np[0-9]|pe\.launcher\.|pe\.uniqueid\.|\.mpi-vh2tcp\.np[0-9]'
+pe_regex_tsan='\.tcp\.np[0-9]|pe\.launcher\.|pe\.uniqueid\.'
+
+status=0
+summary=()
+for kind in "${kinds[@]}"; do
+  case $kind in
+  asan | tsan) ;;
+  *)
+    echo "run-sanitizers: unknown kind '$kind' (asan or tsan)" >&2
+    exit 2
+    ;;
+  esac
+  start=$SECONDS
+  dir=build-$kind
+  regex_var=SANITIZER_PE_REGEX_${kind^^}
+  default_regex_var=pe_regex_$kind
+  regex=${!regex_var:-${!default_regex_var}}
+  echo "==== run-sanitizers: $kind (build $dir) ===="
+  cmake --preset "$kind" -DGPUSHMEM_WITH_CUDA=OFF -DGPUSHMEM_BUILD_PERFTEST=OFF -DGPUSHMEM_BUILD_EXAMPLES=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$dir.configure.log" 2>&1 || {
+    cat "$dir.configure.log"
+    exit 1
+  }
+  cmake --build "$dir" -j "$jobs"
+  built=$((SECONDS - start))
+  log=$dir/run-sanitizers.log
+  set +e
+  ctest --preset "$kind" -j "${CTEST_JOBS:-2}" -L 'unit|emu' 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  ctest --preset "$kind" -j "${CTEST_JOBS:-2}" -L pe -LE emu -R "$regex" 2>&1 | tee -a "$log"
+  rc=$((rc | PIPESTATUS[0]))
+  set -e
+  # A report that did not fail its test (a sanitizer in a process whose status the test ignores) still counts.
+  reports=$(grep -cE '^(==[0-9]+==ERROR: |WARNING: ThreadSanitizer|SUMMARY: (Address|Undefined|Thread)Sanitizer)|runtime error: ' "$log" || true)
+  passed=$(grep -Eo '[0-9]+% tests passed.*' "$log" | paste -sd';' -)
+  line="$kind: build $built s, tests $((SECONDS - start - built)) s, unit+emu / pe: $passed; sanitizer report lines: $reports"
+  summary+=("$line")
+  if ((rc != 0 || reports != 0)); then status=1; fi
+done
+
+echo
+echo "==== run-sanitizers summary ===="
+printf '%s\n' "${summary[@]}"
+if ((status != 0)); then
+  echo "run-sanitizers: FAILED (see build-<kind>/run-sanitizers.log)"
+  exit 1
+fi
+echo "run-sanitizers: all passed, no reports"
