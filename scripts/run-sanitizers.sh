@@ -39,9 +39,10 @@ for kind in "${kinds[@]}"; do
   default_regex_var=pe_regex_$kind
   regex=${!regex_var:-${!default_regex_var}}
   echo "==== run-sanitizers: $kind (build $dir) ===="
+  mkdir -p "$dir"
   cmake --preset "$kind" -DGPUSHMEM_WITH_CUDA=OFF -DGPUSHMEM_BUILD_PERFTEST=OFF -DGPUSHMEM_BUILD_EXAMPLES=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$dir.configure.log" 2>&1 || {
-    cat "$dir.configure.log"
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$dir/configure.log" 2>&1 || {
+    cat "$dir/configure.log"
     exit 1
   }
   cmake --build "$dir" -j "$jobs"
