@@ -12,7 +12,8 @@ function(run_step what)
   set(step_error "${err}" PARENT_SCOPE)
 endfunction()
 
-# run_consumer(<program>): runs a consumer as one PE and checks that it reports PE 0 of 1.
+# run_consumer(<program>): runs a consumer as one PE and checks that it reports PE 0 of 1 (a CUDA consumer also
+# runs its kernel when there is a GPU, and fails when the value it put is wrong).
 function(run_consumer program)
   run_step("running ${program}" ${program})
   if(NOT step_output MATCHES "PE 0 of 1")
@@ -60,4 +61,29 @@ function(check_wrappers bin work)
   if(NOT step_output MATCHES "^echo custom-cxx ")
     message(FATAL_ERROR "gpushmemc++ ignored GPUSHMEM_CXX: ${step_output}")
   endif()
+endfunction()
+
+# check_cuda_wrappers(<bin dir> <work dir>): hello.cu through gpushmemc++ (nvcc chosen by the .cu argument),
+# in one step and as a compile then a --nvcc link, and the message when nvcc cannot be found.
+function(check_cuda_wrappers bin work)
+  set(cxx ${bin}/gpushmemc++)
+  set(arch -arch=sm_${CUDA_ARCH})
+  set(ENV{GPUSHMEM_NVCC} ${NVCC})
+  run_step("gpushmemc++ hello.cu -o hello_cu" ${cxx} ${arch} ${CONSUMER_DIR}/hello.cu -o ${work}/hello_cu)
+  run_consumer(${work}/hello_cu)
+  run_step("gpushmemc++ -c hello.cu" ${cxx} ${arch} -c ${CONSUMER_DIR}/hello.cu -o ${work}/hello_cu.o)
+  run_step("gpushmemc++ --nvcc hello_cu.o -o hello_cu_two_step" ${cxx} --nvcc ${work}/hello_cu.o -o
+           ${work}/hello_cu_two_step)
+  run_consumer(${work}/hello_cu_two_step)
+  run_step("gpushmemcc --showme x.cu" ${bin}/gpushmemcc --showme x.cu -o x)
+  if(NOT step_output MATCHES "nvcc" OR step_output MATCHES "-rdc|-Wl,")
+    message(FATAL_ERROR "gpushmemcc --showme x.cu should run nvcc, without -rdc or -Wl,: ${step_output}")
+  endif()
+  set(ENV{GPUSHMEM_NVCC} /nonexistent/nvcc)
+  execute_process(COMMAND ${cxx} x.cu -o x RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  unset(ENV{GPUSHMEM_NVCC})
+  if(rc STREQUAL "0" OR NOT err MATCHES "need nvcc, which was not found")
+    message(FATAL_ERROR "gpushmemc++ with GPUSHMEM_NVCC=/nonexistent/nvcc: status ${rc}, want a clear error:\n${err}")
+  endif()
+  message(STATUS "ok: the CUDA consumer through the wrappers")
 endfunction()
