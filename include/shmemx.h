@@ -58,6 +58,12 @@ typedef uint64_t shmemx_event_t;
    will be rank 0, before shmemx_init_attr; not collective. Returns 0, or nonzero with a logged reason. */
 int shmemx_get_uniqueid(shmemx_uniqueid_t *id);
 
+/* Whether shmem_init (or start_pes, shmemx_init_attr) has run and shmem_finalize has not: 1 or 0 in
+   *initialized; and whether shmem_finalize has run. Callable at any time, before init and after finalize
+   (OpenSHMEM 1.6's shmem_query_initialized / _finalized). */
+void shmemx_query_initialized(int *initialized);
+void shmemx_query_finalized(int *finalized);
+
 /* shmem_init_thread with explicit attributes (attr may be NULL: same as shmem_init_thread). Setting
    `uniqueid` selects the tcp bootstrap, `mpi_comm` the mpi bootstrap. Returns 0 on success. */
 int shmemx_init_attr(int requested, int *provided, const shmemx_init_attr_t *attr);

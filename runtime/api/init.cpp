@@ -309,6 +309,15 @@ GPUSHMEM_EXPORT int shmemx_init_attr(int requested, int *provided, const shmemx_
   return 0;
 }
 
+GPUSHMEM_EXPORT void shmemx_query_initialized(int *initialized) {
+  if (initialized != nullptr) *initialized = running() ? 1 : 0;
+}
+
+GPUSHMEM_EXPORT void shmemx_query_finalized(int *finalized) {
+  if (finalized != nullptr)
+    *finalized = rt().phase.load(std::memory_order_acquire) == static_cast<int>(Phase::finalized) ? 1 : 0;
+}
+
 GPUSHMEM_EXPORT void start_pes(int) {
   // Deprecated: later calls have no effect, and the library finalizes at exit (exit_handler).
   if (!running()) start("start_pes", SHMEM_THREAD_SINGLE, nullptr, nullptr);
