@@ -30,7 +30,9 @@ foreach(f ${INCLUDEDIR}/shmem.h ${INCLUDEDIR}/shmemx.h ${INCLUDEDIR}/pshmem.h ${
           ${INCLUDEDIR}/gpushmem/bootstrap_plugin.h ${LIBDIR}/libgpushmem.so
           ${LIBDIR}/gpushmem/libgpushmem_bootstrap_single.so ${LIBDIR}/cmake/gpushmem/gpushmemConfig.cmake
           ${LIBDIR}/cmake/gpushmem/gpushmemConfigVersion.cmake ${LIBDIR}/pkgconfig/gpushmem.pc
-          ${BINDIR}/gpushmemcc ${BINDIR}/gpushmemc++ ${BINDIR}/gpushmem-info)
+          ${BINDIR}/gpushmemcc ${BINDIR}/gpushmemc++ ${BINDIR}/gpushmem-info
+          ${INCLUDEDIR}/gpushmem/compat/nvshmem/nvshmem.h ${INCLUDEDIR}/gpushmem/compat/nvshmem/nvshmemx.h
+          ${INCLUDEDIR}/gpushmem/compat/nvshmem/nvshmem_names.h)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "pkg.install: ${f} is missing from the installed tree ${prefix}: check the install() rule "
                         "that should put it there")
@@ -90,6 +92,9 @@ endif()
 
 # 3. The installed wrappers, with a one-step build and a separate compile and link.
 check_wrappers(${prefix}/${BINDIR} ${WORK_DIR})
+run_step("gpushmemcc --nvshmem hello_nvshmem.c" ${prefix}/${BINDIR}/gpushmemcc --nvshmem ${CONSUMER_DIR}/hello_nvshmem.c -o
+         ${WORK_DIR}/hello_nvshmem)
+run_consumer(${WORK_DIR}/hello_nvshmem)
 if(NVCC)
   check_cuda_wrappers(${prefix}/${BINDIR} ${WORK_DIR})
 endif()
