@@ -48,15 +48,24 @@ for kind in "${kinds[@]}"; do
   cmake --build "$dir" -j "$jobs"
   built=$((SECONDS - start))
   log=$dir/run-sanitizers.log
+  full=$dir/run-sanitizers.full.log # every test's whole output (ctest's LastTest.log of each run)
   set +e
   ctest --preset "$kind" -j "${CTEST_JOBS:-2}" -L 'unit|emu' 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
+  cat "$dir/Testing/Temporary/LastTest.log" >"$full" 2>/dev/null
   ctest --preset "$kind" -j "${CTEST_JOBS:-2}" -L pe -LE emu -R "$regex" 2>&1 | tee -a "$log"
   rc=$((rc | PIPESTATUS[0]))
+  cat "$dir/Testing/Temporary/LastTest.log" >>"$full" 2>/dev/null
   set -e
-  # A report that did not fail its test (a sanitizer in a process whose status the test ignores) still counts.
-  reports=$(grep -cE '^(==[0-9]+==ERROR: |WARNING: ThreadSanitizer|SUMMARY: (Address|Undefined|Thread)Sanitizer)|runtime error: ' "$log" || true)
-  passed=$(grep -Eo '[0-9]+% tests passed.*' "$log" | paste -sd';' -)
+  # A report that did not fail its test (a sanitizer in a process whose status the test ignores, or in a test
+  # that expects a non-zero status) still counts: the full output of every test is searched.
+  pattern='^(==[0-9]+==ERROR: |WARNING: ThreadSanitizer|SUMMARY: (Address|Undefined|Thread)Sanitizer)|runtime error: '
+  reports=$(grep -cE "$pattern" "$full" || true)
+  if ((reports != 0)); then
+    echo "run-sanitizers: $kind: sanitizer reports in $full:"
+    grep -E "$pattern" "$full" | sort | uniq -c | sort -rn | head -20
+  fi
+  passed=$(grep -Eo '[0-9]+% tests passed.*' "$log" | paste -sd';' - || true)
   line="$kind: build $built s, tests $((SECONDS - start - built)) s, unit+emu / pe: $passed; sanitizer report lines: $reports"
   summary+=("$line")
   if ((rc != 0 || reports != 0)); then status=1; fi
@@ -66,7 +75,7 @@ echo
 echo "==== run-sanitizers summary ===="
 printf '%s\n' "${summary[@]}"
 if ((status != 0)); then
-  echo "run-sanitizers: FAILED (see build-<kind>/run-sanitizers.log)"
+  echo "run-sanitizers: FAILED (see build-<kind>/run-sanitizers.log and run-sanitizers.full.log)"
   exit 1
 fi
 echo "run-sanitizers: all passed, no reports"

@@ -131,11 +131,14 @@ def main():
     lines += ["#define %s %s" % (nv(n), n) for n in mapped]
 
     # The rest of NVSHMEM's API: written by hand in the other compat headers, or missing.
+    # Defined there: a macro, a static inline function, or a typedef'd struct (mere mentions do not count).
     written = set()
     for header in sorted(os.listdir(args.compat)):
-        if header.endswith(".h"):
+        if header.endswith(".h") and header != os.path.basename(args.out):
             text = open(os.path.join(args.compat, header)).read()
-            written |= set(re.findall(r"(?<![A-Za-z0-9_])((?:nvshmemx?|NVSHMEMX?)_[A-Za-z0-9_]+)", text))
+            written |= set(re.findall(r"#define\s+((?:nvshmemx?|NVSHMEMX?)_\w+)", text))
+            written |= set(re.findall(r"static\s+inline\s+[\w\s\*]+?\b(nvshmemx?_\w+)\s*\(", text))
+            written |= set(re.findall(r"}\s*(nvshmemx?_\w+)\s*;", text))
     mapped_nv = {nv(n) for n in mapped}
     status = {}
     stronger = []  # nbi forms on a stream, served by the blocking form (its completion is the stronger one)

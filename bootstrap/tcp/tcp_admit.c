@@ -42,7 +42,11 @@ static int free_slot(tcp_admit_t *a) {
 }
 
 void tcp_admit_accept(tcp_admit_t *a, int listen_fd) {
-  for (int taken = 0; taken < TCP_ADMIT_MAX; ++taken) {
+  /* As many as there are free slots (at least one): a connection accepted now is never evicted by the same
+     burst before its greeting could be read (the server reads waiting connections before accepting more). */
+  int room = 0;
+  for (int i = 0; i < TCP_ADMIT_MAX; ++i) room += a->slot[i].fd < 0;
+  for (int taken = 0; taken < (room > 0 ? room : 1); ++taken) {
     struct sockaddr_in peer;
     socklen_t len = sizeof peer;
     int fd = accept4(listen_fd, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -126,4 +130,5 @@ void tcp_admit_close_all(tcp_admit_t *a) {
   if (a->dropped > ADMIT_REPORTED)
     tcp_log(a->st, GPUSHMEM_BOOTSTRAP_LOG_WARN, "the tcp bootstrap at %s ignored %lu connections that were no PE",
             a->st->id.addr_text, a->dropped);
+  a->dropped = 0; /* reported once */
 }

@@ -281,16 +281,23 @@ void tcp_client_abort(tcp_state_t *st, int status, const char *why) {
   shutdown(c->fd, SHUT_WR);
   /* Rank 0 forwards the abort, then exits: its close tells us everyone has been told. */
   int64_t deadline = tcp_now_ms() + TCP_ABORT_LINGER_MS;
-  int closed = 0;
+  int closed = 0, finalizing = 0;
   if (tcp_lock_for(&c->lock, TCP_ABORT_LINGER_MS) == 0) {
     while (!c->server_closed)
       if (tcp_cond_wait_until(&c->cond, &c->lock, deadline) == ETIMEDOUT) break;
     closed = c->server_closed;
+    finalizing = c->finalizing;
     pthread_mutex_unlock(&c->lock);
   }
   /* The reader saw the close and is returning: join it, so no thread is left behind unjoined (TSan reports
-     that as a leak). A reader that did not see it may be stuck; exit without it. */
-  if (closed) pthread_join(c->reader, NULL);
+     that as a leak). A reader that did not see it may be stuck, and a finalize on another thread joins it
+     itself: exit without it then. */
+  if (closed && !finalizing) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += TCP_ABORT_LINGER_MS / 1000 + 1;
+    (void)pthread_timedjoin_np(c->reader, NULL, &until);
+  }
   tcp_exit_now(status);
 }
 

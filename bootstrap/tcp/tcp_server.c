@@ -444,8 +444,10 @@ static void *srv_main(void *arg) {
     }
     p[n] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
     who[n++] = -1;
-    if (s->listen_fd >= 0) p[n] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN}, who[n++] = -2;
+    int64_t greet = tcp_admit_expire(&s->admit, tcp_now_ms()); /* before polling: it closes what it drops */
     n = tcp_admit_poll_fds(&s->admit, p, who, n);
+    /* The listen socket last: greetings that came are read before new connections may evict anyone. */
+    if (s->listen_fd >= 0) p[n] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN}, who[n++] = -2;
     for (int r = 1; r < size; ++r)
       if (s->peers[r].fd >= 0) p[n] = (struct pollfd){.fd = s->peers[r].fd, .events = POLLIN}, who[n++] = r, ++open;
     int64_t now = tcp_now_ms(), wait = -1;
@@ -455,7 +457,6 @@ static void *srv_main(void *arg) {
     }
     if (s->coll.active && (wait < 0 || s->coll.deadline_ms - now < wait))
       wait = s->coll.deadline_ms > now ? s->coll.deadline_ms - now : 0;
-    int64_t greet = tcp_admit_expire(&s->admit, now);
     if (greet >= 0 && (wait < 0 || greet < wait)) wait = greet;
     pthread_mutex_unlock(&s->lock);
     int rc = poll(p, (nfds_t)n, wait < 0 || wait > INT_MAX ? -1 : (int)wait);

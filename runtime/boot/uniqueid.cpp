@@ -59,16 +59,16 @@ bool interface_address(const std::string &name, in_addr *addr) {
 // empty string on success, else what is wrong.
 std::string choose_tcp_addr(const std::string &text, in_addr *addr, uint16_t *port) {
   *port = 0;
+  if (!text.empty() && interface_address(text, addr)) return "";  // a whole name first: aliases hold ':' (eth0:1)
   std::string host = text;
   size_t colon = text.rfind(':');
   if (colon != std::string::npos) {
     host = text.substr(0, colon);
-    const char *p = text.c_str() + colon + 1;
-    char *end = nullptr;
-    errno = 0;
-    long v = std::strtol(p, &end, 10);
-    if (*p == '\0' || errno != 0 || *end != '\0' || v < 0 || v > 65535) return "the port is not a number 0..65535";
-    *port = static_cast<uint16_t>(v);
+    const std::string digits = text.substr(colon + 1);
+    if (digits.empty() || digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string::npos ||
+        std::stol(digits) > 65535)
+      return "the port is not a number 0..65535";
+    *port = static_cast<uint16_t>(std::stol(digits));
   }
   if (host.empty()) {
     if (!interface_address("", addr)) inet_pton(AF_INET, "127.0.0.1", addr);
