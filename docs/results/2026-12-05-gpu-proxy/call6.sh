@@ -5,6 +5,8 @@
 #            bounce buffer remove the 2.2 ms of each put into the target's GPU heap (call 5)? Without and with MPS.
 #   suite    ctest -L gpu-vhost (each test unbound, under its own MPS daemon), then ctest -L gpu -LE gpu-vhost
 #   figures  perftest/run_proxy.sh (hand-off, drain rate, put_bw thread/warp/block next to P2P)
+#   compat   issue 15 on a GPU: the NVSHMEM-style programs (gpu.compat.*) and the installed CUDA consumers
+#            (pkg.install runs hello.cu built through find_package, nvcc + pkg-config and the wrappers)
 # Keep each call under ~450 s: e.g. "build latency suite" in one call, "build figures" in the next.
 set -u
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -32,6 +34,10 @@ suite)
   (cd $B && timeout 200 ctest -L gpu -LE gpu-vhost -j 8 --timeout 100 --output-on-failure > $O/gpu-p2p.txt 2>&1)
   grep -E "tests passed|\*\*\*" $O/gpu-p2p.txt | head -20 >> $O/summary.txt
   say "suite done";;
+compat)
+  (cd $B && timeout 300 ctest -R 'compat|pkg\.install' --timeout 120 --output-on-failure -V > $O/compat.txt 2>&1)
+  grep -E "PASS|FAIL|ok: .*cu|tests passed|\*\*\*" $O/compat.txt | head -40 >> $O/summary.txt
+  say "compat done";;
 figures)
   CUDA_VISIBLE_DEVICES=0 timeout 400 perftest/run_proxy.sh -B $B -o $O/proxy -t 120 > $O/proxy.txt 2>&1
   say "figures done";;
