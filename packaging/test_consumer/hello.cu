@@ -5,7 +5,9 @@
 
 #include <cstdio>
 
-__global__ void put_to_self(int *box, int value) { shmem_int_p(box, value, shmem_my_pe()); }
+__global__ void put_to_self(int *box, int value) {
+  shmem_int_p(box, value, shmem_my_pe());
+}
 
 int main() {
   shmem_init();

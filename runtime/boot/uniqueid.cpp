@@ -65,10 +65,11 @@ std::string choose_tcp_addr(const std::string &text, in_addr *addr, uint16_t *po
   if (colon != std::string::npos) {
     host = text.substr(0, colon);
     const std::string digits = text.substr(colon + 1);
-    if (digits.empty() || digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string::npos ||
-        std::stol(digits) > 65535)
-      return "the port is not a number 0..65535";
-    *port = static_cast<uint16_t>(std::stol(digits));
+    const bool number =
+        !digits.empty() && digits.size() <= 5 && digits.find_first_not_of("0123456789") == std::string::npos;
+    const long value = number ? std::stol(digits) : -1;
+    if (value < 0 || value > 65535) return "the port is not a number 0..65535";
+    *port = static_cast<uint16_t>(value);
   }
   if (host.empty()) {
     if (!interface_address("", addr)) inet_pton(AF_INET, "127.0.0.1", addr);

@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pe_check.h"
 
@@ -52,12 +51,6 @@ static unsigned char pattern(int p, long r, size_t i) {
   return (unsigned char)(mix(((uint64_t)p << 40) ^ ((uint64_t)r << 8) ^ i) & 0xff);
 }
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static int soak_ops(long ops, uint64_t seed) {
   const int me = shmem_my_pe(), n = shmem_n_pes();
   if (n < 2) {
@@ -78,7 +71,7 @@ static int soak_ops(long ops, uint64_t seed) {
   long *reached = (long *)calloc((size_t)n, sizeof(long));
   const long rounds = ops / kOpsPerRound;
   shmem_barrier_all();
-  const double t0 = seconds();
+  const double t0 = pe_now_s();
   for (long r = 1; r <= rounds; ++r) {
     const Choice c = choose(seed, r, me, n);
     for (size_t i = 0; i < c.size; ++i) local[i] = pattern(me, r, i);
@@ -152,7 +145,7 @@ static int soak_ops(long ops, uint64_t seed) {
              reached[t], final_t);
   }
   shmem_barrier_all();
-  const double took = seconds() - t0;
+  const double took = pe_now_s() - t0;
   if (me == 0)
     printf("soak: %d PEs, %ld rounds, %ld operations per PE (seed %llu): %ld operations in %.2f s, %.0f per s; %s\n", n,
            rounds, rounds * kOpsPerRound, (unsigned long long)seed, (long)n * rounds * kOpsPerRound, took,
@@ -188,7 +181,7 @@ static int soak_threads(long times) {
   const int me = shmem_my_pe(), n = shmem_n_pes();
   long *counter = (long *)shmem_calloc(1, sizeof(long));
   shmem_barrier_all();
-  const double t0 = seconds();
+  const double t0 = pe_now_s();
   pthread_t th[kThreads];
   ThreadArg args[kThreads];
   for (int i = 0; i < kThreads; ++i) {
@@ -197,7 +190,7 @@ static int soak_threads(long times) {
   }
   for (int i = 0; i < kThreads; ++i) pthread_join(th[i], NULL);
   shmem_barrier_all();
-  const double took = seconds() - t0;
+  const double took = pe_now_s() - t0;
   const long want = (long)n * kThreads * times;
   if (me == 0) {
     PE_CHECK(*counter == want, "the counter is %ld after %d PEs x %d threads x %ld adds, want %ld", *counter, n,

@@ -159,10 +159,7 @@ const ucx::Api *load_ucx() {
 TEST_CASE("ucx agent: host operations on a peer's agent region go through its agent") {
   const ucx::Api *api = load_ucx();
   if (api == nullptr) return;
-  ucx::Options o;
-  o.my_pe = 0;
-  o.n_pes = 2;
-  o.job_key = 0x99;
+  ucx::Options o = gpushmem::test::self_peer_options(0x99);
   o.rndv_bytes = 60 << 10;
   std::unique_ptr<ucx::UcxTransport> t = ucx::UcxTransport::create(api, o);
   REQUIRE(t != nullptr);
@@ -282,10 +279,7 @@ TEST_CASE(
     "atomic, and in batches") {
   const ucx::Api *api = load_ucx();
   if (api == nullptr) return;
-  ucx::Options o;
-  o.my_pe = 0;
-  o.n_pes = 2;
-  o.job_key = 0x9a;
+  ucx::Options o = gpushmem::test::self_peer_options(0x9a);
   std::unique_ptr<ucx::UcxTransport> t = ucx::UcxTransport::create(api, o);
   REQUIRE(t != nullptr);
   alignas(8) static uint64_t heap[64];

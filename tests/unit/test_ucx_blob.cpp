@@ -29,10 +29,7 @@ struct Fixture {
     std::string why;
     api = ucx::load("libucp.so.0", &why);
     if (api == nullptr) return;
-    ucx::Options o;
-    o.my_pe = 0;
-    o.n_pes = 2;
-    o.job_key = 0x1234;
+    ucx::Options o = gpushmem::test::self_peer_options(0x1234);
     t = ucx::UcxTransport::create(api, o);
     REQUIRE(t != nullptr);
     REQUIRE(t->register_region(transport::Region::heap, region.data(), region.size()) == Status::ok);

@@ -155,10 +155,7 @@ TEST_CASE("ucx message: end to end through UCX, one message and more than one me
     WARN("UCX is not installed here: nothing to check end to end (" << why << ")");
     return;
   }
-  ucx::Options o;
-  o.my_pe = 0;
-  o.n_pes = 2;
-  o.job_key = 0x77;
+  ucx::Options o = gpushmem::test::self_peer_options(0x77);
   auto t = ucx::UcxTransport::create(api, o);
   REQUIRE(t != nullptr);
   constexpr size_t kBig = size_t(3) << 20;

@@ -61,10 +61,7 @@ bool config_says_new(const ucx::Api *api) {
 
 // Every atomic the transport offers, on a word of the heap of "PE 1" (this process), with values checked.
 void check_atomics(const ucx::Api *api) {
-  ucx::Options o;
-  o.my_pe = 0;
-  o.n_pes = 2;
-  o.job_key = 0x77;
+  ucx::Options o = gpushmem::test::self_peer_options(0x77);
   std::unique_ptr<ucx::UcxTransport> t = ucx::UcxTransport::create(api, o);
   REQUIRE(t != nullptr);
   alignas(8) static uint64_t heap[8];
