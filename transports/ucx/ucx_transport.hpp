@@ -261,6 +261,7 @@ class UcxTransport final : public transport::Transport {
     uint64_t count = 0, queued_ns = 0, queued_max_ns = 0, served_ns = 0, served_max_ns = 0;
   };
   AgentStats agent_stats_[5];  // by agent::Kind
+  AgentStats complete_stats_;  // completions of posted puts (count: batches; served: time in complete_writes)
   std::thread progress_thread_;
 };
 
