@@ -34,11 +34,11 @@ constexpr int kCheckRounds = 64;
 template <int S>
 __device__ inline void barrier() {
   if constexpr (S == kThread)
-    shmem_barrier_all();
+    nvshmem_barrier_all();
   else if constexpr (S == kWarp)
-    shmemx_barrier_all_warp();
+    nvshmemx_barrier_all_warp();
   else
-    shmemx_barrier_all_block();
+    nvshmemx_barrier_all_block();
 }
 
 /* slots: symmetric [2][npes]; round j uses row j % 2, which nobody writes again before every PE has passed
@@ -51,7 +51,7 @@ __global__ void barrier_kernel(uint64_t *slots, int me, int npes, int warm, int 
     uint64_t *row = slots + (j % 2) * npes;
     if (threadIdx.x == 0)
       for (int pe = 0; pe < npes; ++pe)
-        if (pe != me) shmem_uint64_p(&row[me], static_cast<uint64_t>(j), pe);
+        if (pe != me) nvshmem_uint64_p(&row[me], static_cast<uint64_t>(j), pe);
     barrier<S>();
     if (threadIdx.x == 0)
       for (int pe = 0; pe < npes; ++pe)
@@ -83,8 +83,8 @@ int main(int argc, char **argv) {
   perf_session s = perf_start("barrier_latency", 2);
 
   const size_t n = static_cast<size_t>(s.npes);
-  uint64_t *slots = static_cast<uint64_t *>(shmem_malloc(2 * n * sizeof(uint64_t)));
-  uint64_t *flags = static_cast<uint64_t *>(shmem_malloc(n * sizeof(uint64_t)));
+  uint64_t *slots = static_cast<uint64_t *>(nvshmem_malloc(2 * n * sizeof(uint64_t)));
+  uint64_t *flags = static_cast<uint64_t *>(nvshmem_malloc(n * sizeof(uint64_t)));
   unsigned long long *ns = nullptr, *bad = nullptr;
   uint64_t **peer_flags = nullptr;
   /* pinned, not managed: no page fault when the kernel first writes them */
@@ -101,12 +101,12 @@ int main(int argc, char **argv) {
   /* Collective: slots, flags and the error counter back to zero on every PE. */
   auto reset = [&] {
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     PERF_CUDA_CHECK(cudaMemset(slots, 0, 2 * n * sizeof(uint64_t)));
     PERF_CUDA_CHECK(cudaMemset(flags, 0, n * sizeof(uint64_t)));
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
     *bad = 0;
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     perf_spin_up(s.stream, a.spin_up_ms); /* ahead of the timed kernel the caller enqueues next */
   };
   auto finish = [&] {
@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
   PERF_CUDA_CHECK(cudaFreeHost(ns));
   PERF_CUDA_CHECK(cudaFreeHost(bad));
   PERF_CUDA_CHECK(cudaFree(peer_flags));
-  shmem_free(flags);
-  shmem_free(slots);
+  nvshmem_free(flags);
+  nvshmem_free(slots);
   return perf_finish(s);
 }

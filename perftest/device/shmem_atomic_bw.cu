@@ -43,7 +43,7 @@ __global__ void amo_bw_kernel(uint64_t *words, int pe, long long first, int iter
     if (Raw)
       __threadfence_system();
     else
-      shmem_quiet();
+      nvshmem_quiet();
   }
   if (wrong != 0) atomicAdd(bad, wrong);
 }
@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
   perf_session s = perf_start("shmem_atomic_bw", 2);
 
   const size_t nthreads = static_cast<size_t>(a.ctas) * a.threads;
-  uint64_t *words = static_cast<uint64_t *>(shmem_malloc(nthreads * sizeof(uint64_t)));
+  uint64_t *words = static_cast<uint64_t *>(nvshmem_malloc(nthreads * sizeof(uint64_t)));
   if (words == nullptr) {
     std::fprintf(stderr, "shmem_atomic_bw: PE %d: shmem_malloc(%zu) failed\n", s.me, nthreads * sizeof(uint64_t));
     perf_die(1);
@@ -107,12 +107,12 @@ int main(int argc, char **argv) {
     if (pick != kCount && pick != op) continue;
     auto reset = [&] {
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
-      shmem_barrier_all();
+      nvshmem_barrier_all();
       fill_words_kernel<<<64, 256>>>(words, nthreads, start(op));
       PERF_CUDA_CHECK(cudaGetLastError());
       PERF_CUDA_CHECK(cudaMemset(bad, 0, sizeof *bad));
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
-      shmem_barrier_all();
+      nvshmem_barrier_all();
     };
     auto launch = [&](bool use_raw, long long first, int iters) {
       dispatch(op, [&](auto c) {
@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
       bad_count += static_cast<long long>(last_bad);
     }
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 1) {
       const uint64_t want = after(op, static_cast<uint64_t>(total));
       unsigned long long res[3] = {0, ~0ull, 0};
@@ -193,6 +193,6 @@ int main(int argc, char **argv) {
   }
   PERF_CUDA_CHECK(cudaFree(bad));
   PERF_CUDA_CHECK(cudaFree(out));
-  shmem_free(words);
+  nvshmem_free(words);
   return perf_finish(s);
 }

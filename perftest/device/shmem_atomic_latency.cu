@@ -35,7 +35,7 @@ __global__ void amo_kernel(uint64_t *dest, int pe, int warm, int iters, int reps
     if constexpr (fetches(O)) {
       if (got != after(O, u)) ++*bad; /* also makes the thread wait for the value before the next one */
     } else {
-      shmem_quiet();
+      nvshmem_quiet();
     }
   });
 }
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
   const int pick = perf_choose(argv[0], 'a', a.op, kNames);
   perf_session s = perf_start("shmem_atomic_latency", 2);
 
-  uint64_t *word = static_cast<uint64_t *>(shmem_malloc(sizeof(uint64_t)));
+  uint64_t *word = static_cast<uint64_t *>(nvshmem_malloc(sizeof(uint64_t)));
   unsigned long long *ns = nullptr, *bad = nullptr;
   /* pinned, not managed: no page fault when the kernel first writes them */
   PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns));
@@ -84,14 +84,14 @@ int main(int argc, char **argv) {
     /* Collective: PE 1's word back to its starting value before each run. */
     auto reset = [&] {
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
-      shmem_barrier_all();
+      nvshmem_barrier_all();
       const uint64_t init = start(op);
       PERF_CUDA_CHECK(cudaMemcpy(word, &init, sizeof init, cudaMemcpyHostToDevice));
       /* A cudaMemcpy from pageable memory may return before the DMA lands: wait for it before the barrier
          tells PE 0 the word is ready. */
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
       *bad = 0;
-      shmem_barrier_all();
+      nvshmem_barrier_all();
     };
     auto run = [&](bool use_raw) {
       perf_spin_up(s.stream, a.spin_up_ms);
@@ -122,7 +122,7 @@ int main(int argc, char **argv) {
       bad_count += static_cast<long long>(*bad);
     }
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 1) {
       uint64_t got = 0;
       PERF_CUDA_CHECK(cudaMemcpy(&got, word, sizeof got, cudaMemcpyDeviceToHost));
@@ -153,6 +153,6 @@ int main(int argc, char **argv) {
   }
   PERF_CUDA_CHECK(cudaFreeHost(ns));
   PERF_CUDA_CHECK(cudaFreeHost(bad));
-  shmem_free(word);
+  nvshmem_free(word);
   return perf_finish(s);
 }

@@ -54,11 +54,11 @@ __global__ void g_kernel(const char *window, int pe, int warm, int iters, int re
     if constexpr (Raw)
       v = *reinterpret_cast<const volatile T *>(src);
     else if constexpr (sizeof(T) == sizeof(int))
-      v = shmem_int_g(reinterpret_cast<const int *>(src), pe);
+      v = nvshmem_int_g(reinterpret_cast<const int *>(src), pe);
     else if constexpr (std::is_same<T, double>::value)
-      v = shmem_double_g(reinterpret_cast<const double *>(src), pe);
+      v = nvshmem_double_g(reinterpret_cast<const double *>(src), pe);
     else
-      v = shmem_long_g(reinterpret_cast<const long *>(src), pe);
+      v = nvshmem_long_g(reinterpret_cast<const long *>(src), pe);
     if (v != held<T>()) ++*bad; /* also makes the thread wait for the value */
   });
 }
@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
   perf_parse_args(argc, argv, "nwrd", "  -d: int, long, double, all (default)", &a);
   const int pick = perf_choose(argv[0], 'd', a.type, kTypes);
   perf_session s = perf_start("shmem_g_latency", 2);
-  void *elem = shmem_malloc(kWindow);
+  void *elem = nvshmem_malloc(kWindow);
   unsigned long long *ns = nullptr, *bad = nullptr;
   PERF_CUDA_CHECK(cudaMallocHost(&ns, static_cast<size_t>(a.repeats) * sizeof *ns)); /* pinned: no page faults */
   PERF_CUDA_CHECK(cudaMallocHost(&bad, sizeof *bad));
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
   for (int t = kInt; t <= kDouble; ++t) {
     if (pick != kAll && pick != t) continue;
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 1) {
       char *w = static_cast<char *>(elem);
       if (t == kInt)
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
       PERF_CUDA_CHECK(cudaGetLastError());
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
     }
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     long long bad_count = 0;
     auto run = [&](bool raw) {
       *bad = 0;
@@ -153,6 +153,6 @@ int main(int argc, char **argv) {
   }
   PERF_CUDA_CHECK(cudaFreeHost(ns));
   PERF_CUDA_CHECK(cudaFreeHost(bad));
-  shmem_free(elem);
+  nvshmem_free(elem);
   return perf_finish(s);
 }

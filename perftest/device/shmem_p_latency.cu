@@ -46,16 +46,16 @@ template <int O>
 __global__ void p_kernel(void *dest, uint64_t *scratch, int pe, int warm, int iters, int reps, unsigned long long *ns) {
   perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
     if constexpr (O == kInt) {
-      shmem_int_p(static_cast<int *>(dest), static_cast<int>(k) + 1, pe);
+      nvshmem_int_p(static_cast<int *>(dest), static_cast<int>(k) + 1, pe);
     } else if constexpr (O == kLong) {
-      shmem_long_p(static_cast<long *>(dest), static_cast<long>(k) + 1, pe);
+      nvshmem_long_p(static_cast<long *>(dest), static_cast<long>(k) + 1, pe);
     } else if constexpr (O == kDouble) {
-      shmem_double_p(static_cast<double *>(dest), static_cast<double>(k) + 0.5, pe);
+      nvshmem_double_p(static_cast<double *>(dest), static_cast<double>(k) + 0.5, pe);
     } else {
       *scratch = value_bits(O, k); /* the source of this iteration's 8-byte put */
-      shmem_putmem(dest, scratch, 8, pe);
+      nvshmem_putmem(dest, scratch, 8, pe);
     }
-    shmem_quiet();
+    nvshmem_quiet();
   });
 }
 
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
   const int pick = perf_choose(argv[0], 'd', a.type, kOps);
   perf_session s = perf_start("shmem_p_latency", 2);
 
-  void *dest = shmem_malloc(8);
+  void *dest = nvshmem_malloc(8);
   uint64_t *scratch = nullptr;
   unsigned long long *ns = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&scratch, sizeof *scratch));
@@ -120,15 +120,15 @@ int main(int argc, char **argv) {
     perf_stat lat, raw;
     if (s.me == 0 && peer != nullptr) raw = run(true);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 1) { /* the reference wrote the same last value: clear it so only the library's write counts */
       PERF_CUDA_CHECK(cudaMemset(dest, 0, 8));
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
     }
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 0) lat = run(false);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     long long bad = 0;
     if (s.me == 1) {
       const long long last = static_cast<long long>(a.warmup) + static_cast<long long>(a.iters) * a.repeats - 1;
@@ -162,6 +162,6 @@ int main(int argc, char **argv) {
   }
   PERF_CUDA_CHECK(cudaFree(scratch));
   PERF_CUDA_CHECK(cudaFreeHost(ns));
-  shmem_free(dest);
+  nvshmem_free(dest);
   return perf_finish(s);
 }

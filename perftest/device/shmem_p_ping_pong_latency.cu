@@ -24,12 +24,12 @@ __global__ void p_pingpong_kernel(uint64_t *sig, int me, int peer, int warm, int
                                   unsigned long long *ns, unsigned long long *bad) {
   perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
     const uint64_t v = static_cast<uint64_t>(k) + 1;
-    if (me == 0) shmem_uint64_p(sig, v, peer);
-    shmem_uint64_wait_until(sig, SHMEM_CMP_GE, v);
+    if (me == 0) nvshmem_uint64_p(sig, v, peer);
+    nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_GE, v);
     if (*reinterpret_cast<volatile uint64_t *>(sig) != v) ++*bad;
-    if (me == 1) shmem_uint64_p(sig, v, peer);
+    if (me == 1) nvshmem_uint64_p(sig, v, peer);
   });
-  shmem_quiet();
+  nvshmem_quiet();
 }
 
 __global__ void raw_kernel(uint64_t *peer_sig, uint64_t *my_sig, int me, int warm, int iters, int reps,

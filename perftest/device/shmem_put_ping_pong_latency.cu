@@ -24,18 +24,18 @@ namespace {
 __global__ void put_pingpong_kernel(char *data, const char *src, size_t size, uint64_t *sig, int me, int peer, int warm,
                                     int iters, int reps, unsigned long long *ns, unsigned long long *bad) {
   auto send = [&](uint64_t v) {
-    shmem_putmem_nbi(data, src, size, peer);
-    shmem_fence(); /* the payload lands before the flag */
-    shmem_uint64_p(sig, v, peer);
+    nvshmem_putmem_nbi(data, src, size, peer);
+    nvshmem_fence(); /* the payload lands before the flag */
+    nvshmem_uint64_p(sig, v, peer);
   };
   perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
     const uint64_t v = static_cast<uint64_t>(k) + 1;
     if (me == 0) send(v);
-    shmem_uint64_wait_until(sig, SHMEM_CMP_GE, v);
+    nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_GE, v);
     if (*reinterpret_cast<volatile uint64_t *>(sig) != v) ++*bad;
     if (me == 1) send(v);
   });
-  shmem_quiet();
+  nvshmem_quiet();
 }
 
 /* The reference: payload stores, a system-scope fence (payload visible before the flag), the flag store. */
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
   perf_session s = perf_start("shmem_put_ping_pong_latency", 2);
   perf_pingpong p = perf_pingpong_setup(s, a);
 
-  char *data = static_cast<char *>(shmem_malloc(a.max_bytes));
+  char *data = static_cast<char *>(nvshmem_malloc(a.max_bytes));
   char *src = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&src, a.max_bytes));
   char *peer_data = p.raw_ok && p.peer >= 0 ? static_cast<char *>(perf_peer_ptr(data, p.peer)) : nullptr;
@@ -122,7 +122,7 @@ int main(int argc, char **argv) {
     }
   }
   PERF_CUDA_CHECK(cudaFree(src));
-  shmem_free(data);
+  nvshmem_free(data);
   perf_pingpong_free(p);
   return perf_finish(s);
 }

@@ -26,9 +26,9 @@ __global__ void put_signal_kernel(char *data, const char *src, size_t size, uint
                                   int iters, int reps, unsigned long long *ns, unsigned long long *bad) {
   perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
     const uint64_t v = static_cast<uint64_t>(k) + 1;
-    if (me == 0) shmem_putmem_signal(data, src, size, sig, v, SHMEM_SIGNAL_SET, peer);
-    if (shmem_signal_wait_until(sig, SHMEM_CMP_EQ, v) != v) ++*bad;
-    if (me == 1) shmem_putmem_signal(data, src, size, sig, v, SHMEM_SIGNAL_SET, peer);
+    if (me == 0) nvshmem_putmem_signal(data, src, size, sig, v, NVSHMEM_SIGNAL_SET, peer);
+    if (nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, v) != v) ++*bad;
+    if (me == 1) nvshmem_putmem_signal(data, src, size, sig, v, NVSHMEM_SIGNAL_SET, peer);
   });
 }
 
@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
   perf_session s = perf_start("shmem_put_signal_ping_pong_latency", 2);
   perf_pingpong p = perf_pingpong_setup(s, a);
 
-  char *data = static_cast<char *>(shmem_malloc(a.max_bytes));
+  char *data = static_cast<char *>(nvshmem_malloc(a.max_bytes));
   char *src = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&src, a.max_bytes));
   char *peer_data = p.raw_ok && p.peer >= 0 ? static_cast<char *>(perf_peer_ptr(data, p.peer)) : nullptr;
@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
     }
   }
   PERF_CUDA_CHECK(cudaFree(src));
-  shmem_free(data);
+  nvshmem_free(data);
   perf_pingpong_free(p);
   return perf_finish(s);
 }

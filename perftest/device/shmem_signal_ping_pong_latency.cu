@@ -25,9 +25,9 @@ __global__ void signal_kernel(uint64_t *sig, int me, int peer, int warm, int ite
                               unsigned long long *bad) {
   perf_timed_loop(warm, iters, reps, ns, [&](long long k) {
     const uint64_t v = static_cast<uint64_t>(k) + 1;
-    if (me == 0) shmemx_signal_op(sig, v, SHMEM_SIGNAL_SET, peer);
-    if (shmem_signal_wait_until(sig, SHMEM_CMP_EQ, v) != v) ++*bad;
-    if (me == 1) shmemx_signal_op(sig, v, SHMEM_SIGNAL_SET, peer);
+    if (me == 0) nvshmemx_signal_op(sig, v, NVSHMEM_SIGNAL_SET, peer);
+    if (nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, v) != v) ++*bad;
+    if (me == 1) nvshmemx_signal_op(sig, v, NVSHMEM_SIGNAL_SET, peer);
   });
 }
 

@@ -34,11 +34,11 @@ constexpr int kCheckRounds = 64;
 template <int S>
 __device__ inline void barrier() {
   if constexpr (S == kThread)
-    shmem_sync_all();
+    nvshmem_sync_all();
   else if constexpr (S == kWarp)
-    shmemx_sync_all_warp();
+    nvshmemx_sync_all_warp();
   else
-    shmemx_sync_all_block();
+    nvshmemx_sync_all_block();
 }
 
 /* slots: symmetric [2][npes]; round j uses row j % 2, which nobody writes again before every PE has passed
@@ -51,8 +51,8 @@ __global__ void sync_kernel(uint64_t *slots, int me, int npes, int warm, int ite
     uint64_t *row = slots + (j % 2) * npes;
     if (threadIdx.x == 0)
       for (int pe = 0; pe < npes; ++pe)
-        if (pe != me) shmem_uint64_p(&row[me], static_cast<uint64_t>(j), pe);
-    if (threadIdx.x == 0) shmem_quiet(); /* sync_all does not complete puts: the check does it first */
+        if (pe != me) nvshmem_uint64_p(&row[me], static_cast<uint64_t>(j), pe);
+    if (threadIdx.x == 0) nvshmem_quiet(); /* sync_all does not complete puts: the check does it first */
     barrier<S>();
     if (threadIdx.x == 0)
       for (int pe = 0; pe < npes; ++pe)
@@ -84,8 +84,8 @@ int main(int argc, char **argv) {
   perf_session s = perf_start("sync_latency", 2);
 
   const size_t n = static_cast<size_t>(s.npes);
-  uint64_t *slots = static_cast<uint64_t *>(shmem_malloc(2 * n * sizeof(uint64_t)));
-  uint64_t *flags = static_cast<uint64_t *>(shmem_malloc(n * sizeof(uint64_t)));
+  uint64_t *slots = static_cast<uint64_t *>(nvshmem_malloc(2 * n * sizeof(uint64_t)));
+  uint64_t *flags = static_cast<uint64_t *>(nvshmem_malloc(n * sizeof(uint64_t)));
   unsigned long long *ns = nullptr, *bad = nullptr;
   uint64_t **peer_flags = nullptr;
   /* pinned, not managed: no page fault when the kernel first writes them */
@@ -102,12 +102,12 @@ int main(int argc, char **argv) {
   /* Collective: slots, flags and the error counter back to zero on every PE. */
   auto reset = [&] {
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_sync_all();
+    nvshmem_sync_all();
     PERF_CUDA_CHECK(cudaMemset(slots, 0, 2 * n * sizeof(uint64_t)));
     PERF_CUDA_CHECK(cudaMemset(flags, 0, n * sizeof(uint64_t)));
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
     *bad = 0;
-    shmem_sync_all();
+    nvshmem_sync_all();
     perf_spin_up(s.stream, a.spin_up_ms); /* ahead of the timed kernel the caller enqueues next */
   };
   auto finish = [&] {
@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
   PERF_CUDA_CHECK(cudaFreeHost(ns));
   PERF_CUDA_CHECK(cudaFreeHost(bad));
   PERF_CUDA_CHECK(cudaFree(peer_flags));
-  shmem_free(flags);
-  shmem_free(slots);
+  nvshmem_free(flags);
+  nvshmem_free(slots);
   return perf_finish(s);
 }

@@ -83,20 +83,20 @@ __host__ __device__ inline uint64_t after(int op, uint64_t k) {
 template <int O>
 __device__ inline uint64_t call(uint64_t *dest, uint64_t k, int pe) {
   const uint64_t bit = 1ull << (k % 64);
-  if constexpr (O == kFetchAdd) return shmem_uint64_atomic_fetch_add(dest, 1, pe);
-  if constexpr (O == kFetchInc) return shmem_uint64_atomic_fetch_inc(dest, pe);
-  if constexpr (O == kFetch) return shmem_uint64_atomic_fetch(dest, pe);
-  if constexpr (O == kSwap) return shmem_uint64_atomic_swap(dest, k + 1, pe);
-  if constexpr (O == kCompareSwap) return shmem_uint64_atomic_compare_swap(dest, k, k + 1, pe);
-  if constexpr (O == kFetchAnd) return shmem_uint64_atomic_fetch_and(dest, ~bit, pe);
-  if constexpr (O == kFetchOr) return shmem_uint64_atomic_fetch_or(dest, bit, pe);
-  if constexpr (O == kFetchXor) return shmem_uint64_atomic_fetch_xor(dest, kFixed, pe);
-  if constexpr (O == kAdd) shmem_uint64_atomic_add(dest, 1, pe);
-  if constexpr (O == kInc) shmem_uint64_atomic_inc(dest, pe);
-  if constexpr (O == kSet) shmem_uint64_atomic_set(dest, k + 1, pe);
-  if constexpr (O == kAnd) shmem_uint64_atomic_and(dest, ~bit, pe);
-  if constexpr (O == kOr) shmem_uint64_atomic_or(dest, bit, pe);
-  if constexpr (O == kXor) shmem_uint64_atomic_xor(dest, kFixed, pe);
+  if constexpr (O == kFetchAdd) return nvshmem_uint64_atomic_fetch_add(dest, 1, pe);
+  if constexpr (O == kFetchInc) return nvshmem_uint64_atomic_fetch_inc(dest, pe);
+  if constexpr (O == kFetch) return nvshmem_uint64_atomic_fetch(dest, pe);
+  if constexpr (O == kSwap) return nvshmem_uint64_atomic_swap(dest, k + 1, pe);
+  if constexpr (O == kCompareSwap) return nvshmem_uint64_atomic_compare_swap(dest, k, k + 1, pe);
+  if constexpr (O == kFetchAnd) return nvshmem_uint64_atomic_fetch_and(dest, ~bit, pe);
+  if constexpr (O == kFetchOr) return nvshmem_uint64_atomic_fetch_or(dest, bit, pe);
+  if constexpr (O == kFetchXor) return nvshmem_uint64_atomic_fetch_xor(dest, kFixed, pe);
+  if constexpr (O == kAdd) nvshmem_uint64_atomic_add(dest, 1, pe);
+  if constexpr (O == kInc) nvshmem_uint64_atomic_inc(dest, pe);
+  if constexpr (O == kSet) nvshmem_uint64_atomic_set(dest, k + 1, pe);
+  if constexpr (O == kAnd) nvshmem_uint64_atomic_and(dest, ~bit, pe);
+  if constexpr (O == kOr) nvshmem_uint64_atomic_or(dest, bit, pe);
+  if constexpr (O == kXor) nvshmem_uint64_atomic_xor(dest, kFixed, pe);
   return 0;
 }
 

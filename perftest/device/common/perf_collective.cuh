@@ -79,32 +79,32 @@ struct reduce_call;
       (void)PERF_SHMEMX_NAME(STEM##_block) ARGS; \
   } while (0)
 
-#define PERF_COLL_TYPED(T, N)                                                \
-  template <>                                                                \
-  struct typed<T> {                                                          \
-    template <int S>                                                         \
-    __device__ static void bcast(T *d, const T *s, size_t n, int root) {     \
-      PERF_COLL_SCOPED(S, N##_broadcast, (SHMEM_TEAM_WORLD, d, s, n, root)); \
-    }                                                                        \
-    template <int S>                                                         \
-    __device__ static void fcollect(T *d, const T *s, size_t n) {            \
-      PERF_COLL_SCOPED(S, N##_fcollect, (SHMEM_TEAM_WORLD, d, s, n));        \
-    }                                                                        \
-    template <int S>                                                         \
-    __device__ static void alltoall(T *d, const T *s, size_t n) {            \
-      PERF_COLL_SCOPED(S, N##_alltoall, (SHMEM_TEAM_WORLD, d, s, n));        \
-    }                                                                        \
+#define PERF_COLL_TYPED(T, N)                                                  \
+  template <>                                                                  \
+  struct typed<T> {                                                            \
+    template <int S>                                                           \
+    __device__ static void bcast(T *d, const T *s, size_t n, int root) {       \
+      PERF_COLL_SCOPED(S, N##_broadcast, (NVSHMEM_TEAM_WORLD, d, s, n, root)); \
+    }                                                                          \
+    template <int S>                                                           \
+    __device__ static void fcollect(T *d, const T *s, size_t n) {              \
+      PERF_COLL_SCOPED(S, N##_fcollect, (NVSHMEM_TEAM_WORLD, d, s, n));        \
+    }                                                                          \
+    template <int S>                                                           \
+    __device__ static void alltoall(T *d, const T *s, size_t n) {              \
+      PERF_COLL_SCOPED(S, N##_alltoall, (NVSHMEM_TEAM_WORLD, d, s, n));        \
+    }                                                                          \
   };
 PERF_COLL_TYPES(PERF_COLL_TYPED)
 #undef PERF_COLL_TYPED
 
-#define PERF_COLL_REDUCE(T, N, OP, I)                                      \
-  template <>                                                              \
-  struct reduce_call<T, I> {                                               \
-    template <int S>                                                       \
-    __device__ static void run(T *d, const T *s, size_t n) {               \
-      PERF_COLL_SCOPED(S, N##_##OP##_reduce, (SHMEM_TEAM_WORLD, d, s, n)); \
-    }                                                                      \
+#define PERF_COLL_REDUCE(T, N, OP, I)                                        \
+  template <>                                                                \
+  struct reduce_call<T, I> {                                                 \
+    template <int S>                                                         \
+    __device__ static void run(T *d, const T *s, size_t n) {                 \
+      PERF_COLL_SCOPED(S, N##_##OP##_reduce, (NVSHMEM_TEAM_WORLD, d, s, n)); \
+    }                                                                        \
   };
 #define PERF_COLL_REDUCE_ARITH(T, N) \
   PERF_COLL_REDUCE(T, N, sum, 0)     \
@@ -322,12 +322,12 @@ struct bench {
 template <class Fill>
 inline void reset(bench &b, size_t size, Fill &&fill) {
   PERF_CUDA_CHECK(cudaDeviceSynchronize());
-  shmem_barrier_all();
+  nvshmem_barrier_all();
   fill();
   PERF_CUDA_CHECK(cudaMemset(b.dest, 0xee, b.dest_blocks * size)); /* poison: nothing stale passes the check */
   PERF_CUDA_CHECK(cudaMemset(b.flags, 0, static_cast<size_t>(b.s.npes) * sizeof(uint64_t)));
   PERF_CUDA_CHECK(cudaDeviceSynchronize());
-  shmem_barrier_all();
+  nvshmem_barrier_all();
   perf_spin_up(b.s.stream, b.a.spin_up_ms); /* ahead of the timed kernel the caller enqueues next */
 }
 
@@ -469,14 +469,14 @@ inline void run_type(bench &b, int type, int pick_scope) {
       launch<K, T, Op>(b, scope, false, args, threads, b.a.warmup, b.a.iters, b.a.repeats);
       const perf_stat lat = finish(b, true);
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
-      shmem_barrier_all();
+      nvshmem_barrier_all();
       long long bad = check_dest<T, Op>(b, size, 0, type, "after the timed loop");
       /* one more collective on a fresh pattern B */
       reset(b, size, [&] { fill_src<T, Op>(b, size, 1, type); });
       launch<K, T, Op>(b, scope, false, args, threads, 0, 1, 1);
       (void)finish(b, false);
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
-      shmem_barrier_all();
+      nvshmem_barrier_all();
       bad += check_dest<T, Op>(b, size, 1, type, "after the check iteration (fresh pattern)");
       const long long job_bad = perf_job_errors(b.s, bad);
       if (b.s.me != 0) continue;
@@ -585,9 +585,9 @@ int run(int argc, char **argv) {
   b.src_blocks = kind == kAlltoall ? n : 1;
   b.dest_blocks = kind == kAlltoall || kind == kFcollect ? n : 1;
   const size_t max = b.a.max_bytes;
-  b.dest = static_cast<char *>(shmem_malloc(b.dest_blocks * max));
-  b.src = static_cast<char *>(shmem_malloc(b.src_blocks * max));
-  b.flags = static_cast<uint64_t *>(shmem_malloc(n * sizeof(uint64_t)));
+  b.dest = static_cast<char *>(nvshmem_malloc(b.dest_blocks * max));
+  b.src = static_cast<char *>(nvshmem_malloc(b.src_blocks * max));
+  b.flags = static_cast<uint64_t *>(nvshmem_malloc(n * sizeof(uint64_t)));
   if (b.dest == nullptr || b.src == nullptr || b.flags == nullptr) {
     std::fprintf(stderr,
                  "%s: PE %d: shmem_malloc of %zu + %zu bytes failed: raise SHMEM_SYMMETRIC_SIZE (or lower -e)\n",
@@ -646,9 +646,9 @@ int run(int argc, char **argv) {
   PERF_CUDA_CHECK(cudaFree(b.peer_dest));
   PERF_CUDA_CHECK(cudaFree(b.peer_src));
   PERF_CUDA_CHECK(cudaFree(b.peer_flags));
-  shmem_free(b.flags);
-  shmem_free(b.src);
-  shmem_free(b.dest);
+  nvshmem_free(b.flags);
+  nvshmem_free(b.src);
+  nvshmem_free(b.dest);
   return perf_finish(s);
 }
 

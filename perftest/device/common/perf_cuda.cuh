@@ -22,7 +22,7 @@ inline bool &perf_shmem_active() {
 
 /* Ends the job: once shmem is running every PE must go down, or the others would wait for this one. */
 [[noreturn]] inline void perf_die(int status) {
-  if (perf_shmem_active()) shmem_global_exit(status);
+  if (perf_shmem_active()) nvshmem_global_exit(status);
   std::exit(status);
 }
 
@@ -186,14 +186,14 @@ inline long long perf_check(const void *p, size_t n, uint32_t seed, const char *
     uint8_t got = 0;
     PERF_CUDA_CHECK(cudaMemcpy(&got, static_cast<const uint8_t *>(p) + out[1], 1, cudaMemcpyDeviceToHost));
     std::fprintf(stderr, "PE %d: %s: %lld of %zu bytes wrong; first at byte %llu: got 0x%02x, expected 0x%02x\n",
-                 shmem_my_pe(), what, bad, n, out[1], got, perf_pattern(out[1], seed));
+                 nvshmem_my_pe(), what, bad, n, out[1], got, perf_pattern(out[1], seed));
   }
   PERF_CUDA_CHECK(cudaFree(out));
   return bad;
 }
 
 static __global__ void perf_peer_ptr_kernel(void **out, const void *sym, int pe) {
-  *out = shmem_ptr(sym, pe);
+  *out = nvshmem_ptr(sym, pe);
 }
 
 /* Where PE `pe`'s copy of the symmetric object `sym` is mapped in this PE's GPU address space, as the

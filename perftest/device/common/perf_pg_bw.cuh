@@ -37,13 +37,13 @@ __global__ void pg_kernel(int *dest, const int *src, size_t count, uint32_t seed
   for (int it = 0; it < iters; ++it) {
     for (size_t i = t; i < count; i += stride) {
       if (G) {
-        dest[i] = Raw ? reinterpret_cast<const volatile int *>(src)[i] : shmem_int_g(src + i, pe);
+        dest[i] = Raw ? reinterpret_cast<const volatile int *>(src)[i] : nvshmem_int_g(src + i, pe);
       } else {
         const int v = value(i, seed);
         if (Raw)
           reinterpret_cast<volatile int *>(dest)[i] = v;
         else
-          shmem_int_p(dest + i, v, pe);
+          nvshmem_int_p(dest + i, v, pe);
       }
     }
   }
@@ -51,7 +51,7 @@ __global__ void pg_kernel(int *dest, const int *src, size_t count, uint32_t seed
     if (Raw)
       __threadfence_system();
     else
-      shmem_quiet();
+      nvshmem_quiet();
   }
 }
 
@@ -71,7 +71,7 @@ inline long long check(const int *p, size_t count, uint32_t seed, const char *wh
     if (h[i] != value(i, seed) && bad++ == 0) first = i;
   if (bad != 0)
     std::fprintf(stderr, "PE %d: %s: %lld of %zu ints wrong; first at element %zu: expected %d, got %d\n",
-                 shmem_my_pe(), what, bad, count, first, value(first, seed), h[first]);
+                 nvshmem_my_pe(), what, bad, count, first, value(first, seed), h[first]);
   return bad;
 }
 
@@ -87,7 +87,7 @@ inline int run(int argc, char **argv, bool get) {
   perf_parse_args(argc, argv, "befnwrct", nullptr, &a);
   perf_session s = perf_start(bench, 2);
   const size_t max_count = a.max_bytes / sizeof(int) + 1;
-  int *sym = static_cast<int *>(shmem_malloc(max_count * sizeof(int)));
+  int *sym = static_cast<int *>(nvshmem_malloc(max_count * sizeof(int)));
   int *local = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&local, max_count * sizeof(int)));
   if (sym == nullptr) {
@@ -127,17 +127,17 @@ inline int run(int argc, char **argv, bool get) {
     if (get && s.me == 1) fill_kernel<<<64, 256>>>(sym, count, seed);
     PERF_CUDA_CHECK(cudaGetLastError());
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     perf_stat bw, raw_bw;
     if (s.me == 0 && peer != nullptr) raw_bw = measure(true);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (get ? s.me == 0 : s.me == 1) PERF_CUDA_CHECK(cudaMemset(get ? local : sym, 0, count * sizeof(int)));
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 0) bw = measure(false);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     long long bad = 0;
     if (get ? s.me == 0 : s.me == 1)
       bad = check(get ? local : sym, count, seed,
@@ -162,7 +162,7 @@ inline int run(int argc, char **argv, bool get) {
     }
   }
   PERF_CUDA_CHECK(cudaFree(local));
-  shmem_free(sym);
+  nvshmem_free(sym);
   return perf_finish(s);
 }
 

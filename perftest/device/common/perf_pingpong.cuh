@@ -29,7 +29,7 @@ struct perf_pingpong {
 inline perf_pingpong perf_pingpong_setup(perf_session &s, const perf_args &a) {
   perf_pingpong p;
   p.peer = s.me < 2 ? 1 - s.me : -1;
-  p.sig = static_cast<uint64_t *>(shmem_malloc(sizeof(uint64_t)));
+  p.sig = static_cast<uint64_t *>(nvshmem_malloc(sizeof(uint64_t)));
   /* pinned host memory, not managed: a kernel's first store to a managed page that the host touched last
      is a page fault and a migration in the middle of the timed loop */
   PERF_CUDA_CHECK(cudaMallocHost(&p.ns, static_cast<size_t>(a.repeats) * sizeof *p.ns));
@@ -46,12 +46,12 @@ inline perf_pingpong perf_pingpong_setup(perf_session &s, const perf_args &a) {
    error counter, so the next run starts from 0 everywhere. */
 inline void perf_pingpong_reset(perf_pingpong &p, void *data, size_t n) {
   PERF_CUDA_CHECK(cudaDeviceSynchronize());
-  shmem_barrier_all(); /* every PE is done with the previous run before anything is cleared */
+  nvshmem_barrier_all(); /* every PE is done with the previous run before anything is cleared */
   PERF_CUDA_CHECK(cudaMemset(p.sig, 0, sizeof *p.sig));
   if (data != nullptr) PERF_CUDA_CHECK(cudaMemset(data, 0, n));
   PERF_CUDA_CHECK(cudaDeviceSynchronize());
   *p.bad = 0;
-  shmem_barrier_all();
+  nvshmem_barrier_all();
 }
 
 /* Collective: runs `launch` (which enqueues one kernel on s.stream) on PE 0 and PE 1, after the -W spin-up,
@@ -67,14 +67,14 @@ perf_stat perf_pingpong_run(perf_session &s, perf_pingpong &p, const perf_args &
     PERF_CUDA_CHECK(cudaStreamSynchronize(s.stream));
     if (s.me == 0) rtt = perf_summarize(perf_window_us(p.ns, a.repeats, a.iters));
   }
-  shmem_barrier_all();
+  nvshmem_barrier_all();
   return rtt;
 }
 
 inline void perf_pingpong_free(perf_pingpong &p) {
   PERF_CUDA_CHECK(cudaFreeHost(p.ns));
   PERF_CUDA_CHECK(cudaFreeHost(p.bad));
-  shmem_free(p.sig);
+  nvshmem_free(p.sig);
 }
 
 #endif /* GPUSHMEM_PERF_PINGPONG_CUH */

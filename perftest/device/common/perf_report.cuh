@@ -56,7 +56,7 @@ class perf_json {
  public:
   /* Every line names the benchmark, the library and the PE count (the library must be started). */
   explicit perf_json(const char *bench) {
-    str("bench", bench).str("library", PERF_LIBRARY).integer("npes", shmem_n_pes());
+    str("bench", bench).str("library", PERF_LIBRARY).integer("npes", nvshmem_n_pes());
   }
   perf_json &str(const char *key, const char *value) { return raw(key, std::string("\"") + value + "\""); }
   perf_json &integer(const char *key, long long value) { return raw(key, std::to_string(value)); }

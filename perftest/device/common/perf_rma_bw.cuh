@@ -62,22 +62,22 @@ __global__ void rma_kernel(char *dest, const char *src, size_t size, int iters, 
     if (len == 0) continue; /* uniform across the worker's threads, as the collective forms require */
     if (G) {
       if (S == kBlock)
-        shmemx_getmem_block(dest + off, src + off, len, pe);
+        nvshmemx_getmem_block(dest + off, src + off, len, pe);
       else if (S == kWarp)
-        shmemx_getmem_warp(dest + off, src + off, len, pe);
+        nvshmemx_getmem_warp(dest + off, src + off, len, pe);
       else
-        shmem_getmem(dest + off, src + off, len, pe);
+        nvshmem_getmem(dest + off, src + off, len, pe);
     } else {
       if (S == kBlock)
-        shmemx_putmem_block(dest + off, src + off, len, pe);
+        nvshmemx_putmem_block(dest + off, src + off, len, pe);
       else if (S == kWarp)
-        shmemx_putmem_warp(dest + off, src + off, len, pe);
+        nvshmemx_putmem_warp(dest + off, src + off, len, pe);
       else
-        shmem_putmem(dest + off, src + off, len, pe);
+        nvshmem_putmem(dest + off, src + off, len, pe);
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0) shmem_quiet();
+  if (threadIdx.x == 0) nvshmem_quiet();
 }
 
 /* The reference: the same CTA shares, plain 16-byte loads and stores (one side through the peer mapping),
@@ -148,7 +148,7 @@ inline int run(int argc, char **argv, bool get) {
 
   /* sym: symmetric (the put's target, the get's source); local: cudaMalloc'd (the put's source, the get's
      target). Active PEs: PE 0, and PE 1 too with --bidir; each works with peer = 1 - me. */
-  char *sym = static_cast<char *>(shmem_malloc(a.max_bytes));
+  char *sym = static_cast<char *>(nvshmem_malloc(a.max_bytes));
   if (sym == nullptr) {
     std::fprintf(stderr, "%s: PE %d: shmem_malloc(%zu) failed; raise SHMEM_SYMMETRIC_SIZE\n", bench, s.me, a.max_bytes);
     perf_die(1);
@@ -210,12 +210,12 @@ inline int run(int argc, char **argv, bool get) {
   /* Collective: every PE's receiving buffer back to zero. */
   auto clear_receiver = [&](size_t size) {
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (receives) {
       PERF_CUDA_CHECK(cudaMemset(get ? local : sym, 0, size));
       PERF_CUDA_CHECK(cudaDeviceSynchronize());
     }
-    shmem_barrier_all();
+    nvshmem_barrier_all();
   };
 
   if (s.me == 0) {
@@ -234,7 +234,7 @@ inline int run(int argc, char **argv, bool get) {
     const bool sends = get ? (s.me == 1 || (bidir && s.me == 0)) : active;
     if (sends) perf_fill(get ? sym : local, size, seed + static_cast<uint32_t>(s.me));
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     perf_stat raw_bw, ce_bw, rma_bw;
     if (active && raw_ok) raw_bw = perf_summarize(measure(launch_raw, size));
     raw_bw = combine(s, raw_bw, bidir);
@@ -247,7 +247,7 @@ inline int run(int argc, char **argv, bool get) {
     if (active) rma_bw = perf_summarize(measure(launch_rma, size));
     rma_bw = combine(s, rma_bw, bidir);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     long long bad = 0;
     if (receives) {
       bad = perf_check(get ? local : sym, size, seed + static_cast<uint32_t>(1 - s.me),
@@ -277,7 +277,7 @@ inline int run(int argc, char **argv, bool get) {
     }
   }
   PERF_CUDA_CHECK(cudaFree(local));
-  shmem_free(sym);
+  nvshmem_free(sym);
   return perf_finish(s);
 }
 

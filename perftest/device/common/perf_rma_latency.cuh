@@ -91,21 +91,21 @@ __global__ void rma_latency_kernel(char *dest, const char *src_base, size_t size
       group_sync<S>();
     } else if constexpr (G) {
       if constexpr (S == kBlock)
-        shmemx_getmem_block(dest, src, size, pe);
+        nvshmemx_getmem_block(dest, src, size, pe);
       else if constexpr (S == kWarp)
-        shmemx_getmem_warp(dest, src, size, pe);
+        nvshmemx_getmem_warp(dest, src, size, pe);
       else
-        shmem_getmem(dest, src, size, pe);
+        nvshmem_getmem(dest, src, size, pe);
       group_sync<S>();
     } else {
       if constexpr (S == kBlock)
-        shmemx_putmem_block(dest, src, size, pe);
+        nvshmemx_putmem_block(dest, src, size, pe);
       else if constexpr (S == kWarp)
-        shmemx_putmem_warp(dest, src, size, pe);
+        nvshmemx_putmem_warp(dest, src, size, pe);
       else
-        shmem_putmem(dest, src, size, pe);
+        nvshmem_putmem(dest, src, size, pe);
       group_sync<S>();
-      if (threadIdx.x == 0) shmem_quiet();
+      if (threadIdx.x == 0) nvshmem_quiet();
       group_sync<S>();
     }
   });
@@ -124,7 +124,7 @@ inline int run(int argc, char **argv, bool get) {
   const int scope = perf_choose(argv[0], 's', a.scope, kScopes);
   perf_session s = perf_start(bench, 2);
   const size_t sym_bytes = get && a.max_bytes < kGetWindow ? kGetWindow : a.max_bytes;
-  char *sym = static_cast<char *>(shmem_malloc(sym_bytes));
+  char *sym = static_cast<char *>(nvshmem_malloc(sym_bytes));
   char *local = nullptr;
   unsigned long long *ns = nullptr;
   PERF_CUDA_CHECK(cudaMalloc(&local, a.max_bytes));
@@ -154,7 +154,7 @@ inline int run(int argc, char **argv, bool get) {
     if (get && s.me == 1) perf_fill_slots(sym, size, stride, slots, seed);
     if (!get && s.me == 0) perf_fill(local, size, seed);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     auto run_one = [&](bool raw) {
       perf_spin_up(s.stream, a.spin_up_ms);
       char *d = get ? local : (raw ? peer : sym);
@@ -187,14 +187,14 @@ inline int run(int argc, char **argv, bool get) {
     perf_stat lat, raw;
     if (s.me == 0 && peer != nullptr) raw = run_one(true);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     /* what the reference delivered must not pass for the library's */
     if (get ? s.me == 0 : s.me == 1) PERF_CUDA_CHECK(cudaMemset(get ? local : sym, 0, size));
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     if (s.me == 0) lat = run_one(false);
     PERF_CUDA_CHECK(cudaDeviceSynchronize());
-    shmem_barrier_all();
+    nvshmem_barrier_all();
     long long bad = 0;
     if (get ? s.me == 0 : s.me == 1)
       bad = perf_check(get ? local : sym, size, seed,
@@ -219,7 +219,7 @@ inline int run(int argc, char **argv, bool get) {
   }
   PERF_CUDA_CHECK(cudaFree(local));
   PERF_CUDA_CHECK(cudaFreeHost(ns));
-  shmem_free(sym);
+  nvshmem_free(sym);
   return perf_finish(s);
 }
 

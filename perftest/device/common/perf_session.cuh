@@ -51,19 +51,19 @@ inline perf_session perf_start(const char *prog, int min_pes) {
 #ifdef PERF_USE_NVSHMEM
   perf_select_local_gpu(prog);
 #endif
-  shmem_init();
+  nvshmem_init();
   perf_shmem_active() = true;
   perf_session s;
   s.prog = prog;
-  s.me = shmem_my_pe();
-  s.npes = shmem_n_pes();
+  s.me = nvshmem_my_pe();
+  s.npes = nvshmem_n_pes();
   if (s.npes < min_pes) {
     if (s.me == 0) std::fprintf(stderr, "%s: needs at least %d PEs (started with %d)\n", prog, min_pes, s.npes);
     perf_shmem_active() = false;
-    shmem_finalize();
+    nvshmem_finalize();
     std::exit(2);
   }
-  s.errors = static_cast<int *>(shmem_malloc(static_cast<size_t>(s.npes) * sizeof(int)));
+  s.errors = static_cast<int *>(nvshmem_malloc(static_cast<size_t>(s.npes) * sizeof(int)));
   cudaPointerAttributes attr{};
   if (s.errors == nullptr || cudaPointerGetAttributes(&attr, s.errors) != cudaSuccess ||
       attr.type != cudaMemoryTypeDevice) {
@@ -89,7 +89,7 @@ inline perf_session perf_start(const char *prog, int min_pes) {
                   prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
       std::fflush(stdout);
     }
-    shmem_barrier_all();
+    nvshmem_barrier_all();
   }
   return s;
 }
@@ -108,8 +108,8 @@ double perf_time_ms(perf_session &s, Launch &&launch) {
 }
 
 static __global__ void perf_publish_errors_kernel(int *slots, int count, int me, int npes) {
-  for (int pe = 0; pe < npes; ++pe) shmem_int_p(&slots[me], count, pe);
-  shmem_quiet();
+  for (int pe = 0; pe < npes; ++pe) nvshmem_int_p(&slots[me], count, pe);
+  nvshmem_quiet();
 }
 
 /* Collective: the sum over all PEs of `local` (published with device puts, so it also exercises the path
@@ -120,10 +120,10 @@ inline long long perf_job_sum(perf_session &s, long long local) {
   perf_publish_errors_kernel<<<1, 1, 0, s.stream>>>(s.errors, count, s.me, s.npes);
   PERF_CUDA_CHECK(cudaGetLastError());
   PERF_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-  shmem_barrier_all();
+  nvshmem_barrier_all();
   std::vector<int> all(static_cast<size_t>(s.npes));
   PERF_CUDA_CHECK(cudaMemcpy(all.data(), s.errors, all.size() * sizeof(int), cudaMemcpyDeviceToHost));
-  shmem_barrier_all(); /* nobody publishes the next sum's terms before everyone has read these */
+  nvshmem_barrier_all(); /* nobody publishes the next sum's terms before everyone has read these */
   long long total = 0;
   for (int v : all) total += v;
   return total;
@@ -140,13 +140,13 @@ inline long long perf_job_errors(perf_session &s, long long local) {
 /* Releases everything and returns the exit status: 0 when no check failed on any PE. */
 inline int perf_finish(perf_session &s) {
   PERF_CUDA_CHECK(cudaDeviceSynchronize());
-  shmem_barrier_all();
-  shmem_free(s.errors);
+  nvshmem_barrier_all();
+  nvshmem_free(s.errors);
   PERF_CUDA_CHECK(cudaEventDestroy(s.start));
   PERF_CUDA_CHECK(cudaEventDestroy(s.stop));
   PERF_CUDA_CHECK(cudaStreamDestroy(s.stream));
   perf_shmem_active() = false;
-  shmem_finalize();
+  nvshmem_finalize();
   if (s.total_errors != 0 && s.me == 0)
     std::fprintf(stderr, "%s: FAILED: %lld data errors over the run (messages above name them)\n", s.prog,
                  s.total_errors);
