@@ -19,10 +19,10 @@ class GpuHeapAgent final : public transport::MemoryAgent {
  public:
   uint64_t usable_bytes() const override { return rt().gpu.mapped.load(std::memory_order_acquire); }
 
-  // Puts go through a pinned bounce buffer: the network delivers into pageable memory, and the agent's 4-byte puts
-  // copied from there took 2.2 ms each against 11 us for its gets (device call 5, H200, 2 PEs in 2 virtual hosts
-  // on one GPU); whether the pinned source removes that is for the next device run to show
-  // (docs/results/2026-12-05-gpu-proxy). Posted puts share the buffer (packed one after the other) and one stream
+  // Small word-aligned puts are stream memory writes, the others copies from a pinned bounce buffer (the network
+  // delivers into pageable memory). On a GPU time-sliced between processes, a copy from host memory waits for this
+  // context's slice (2.4 ms beside a spinning kernel of another process, 6 us under MPS), a stream write does not
+  // (docs/results/2026-12-06-gpu-proxy). Posted puts share the buffer (packed one after the other) and one stream
   // sync: the transport completes them together (serve_agent_locked).
   Status write(uint64_t offset, const void *src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -106,6 +106,13 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     Session *s = session();
     if (base == nullptr || s == nullptr) return Status::not_supported;
     const char *call = "the network's put to this PE's GPU heap";
+    // Small word-aligned puts (a device shmem_p, a flag) as stream memory writes: beside another process's
+    // running kernel on a time-sliced GPU, a 4-byte copy from host memory waited 2379 us for the GPU's time
+    // slice, a stream write 5.9 us (slice_probe.cu, H100, docs/results/2026-12-06-gpu-proxy).
+    if (bytes <= kStreamWriteBytes && bytes % 4 == 0 && offset % 4 == 0 && stream_writes(*s)) {
+      ContextScope in_pe_context;
+      return write_words_locked(call, *s, base + offset, static_cast<const char *>(src), bytes);
+    }
     // The buffer is full (or the put is larger than any agent message): drain it first.
     if (bytes > kBounceBytes - bounce_used_) GPUSHMEM_CHECK(complete_locked());
     if (bytes > kBounceBytes) return copy(call, base + offset, src, bytes);  // not through the buffer
@@ -123,10 +130,39 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     return Status::ok;
   }
 
-  // Waits for the posted copies; the bounce buffer is free again. A failure is remembered (failed_) until
-  // finish_locked reports it: a completion inside post_locked fails the puts posted before it too.
+  // Posts `bytes` (a multiple of 4, at a 4-byte aligned `dst`) as 8- and 4-byte stream memory writes, in stream
+  // order after the copies posted before them; complete_locked waits for them like for the copies.
+  Status write_words_locked(const char *call, Session &s, char *dst, const char *src, size_t bytes) {
+    CUstream stream = reinterpret_cast<CUstream>(s.stream);
+    for (size_t done = 0; done < bytes;) {
+      const CUdeviceptr addr = reinterpret_cast<CUdeviceptr>(dst + done);
+      CUresult rc;
+      size_t n;
+      if (addr % 8 == 0 && bytes - done >= 8) {
+        uint64_t v;
+        std::memcpy(&v, src + done, 8);
+        rc = s.d->cuStreamWriteValue64(stream, addr, v, 0);
+        n = 8;
+      } else {
+        uint32_t v;
+        std::memcpy(&v, src + done, 4);
+        rc = s.d->cuStreamWriteValue32(stream, addr, v, 0);
+        n = 4;
+      }
+      if (rc != CUDA_SUCCESS)
+        return cu_failed(rc, call, "check that no earlier kernel failed", "cuStreamWriteValue%zu(%p) on GPU %d", n * 8,
+                         static_cast<void *>(dst + done), s.device.ordinal);
+      done += n;
+    }
+    writes_posted_ = true;
+    return Status::ok;
+  }
+
+  // Waits for the posted copies and writes; the bounce buffer is free again. A failure is remembered (failed_)
+  // until finish_locked reports it: a completion inside post_locked fails the puts posted before it too.
   Status complete_locked() {
-    if (bounce_used_ == 0) return Status::ok;
+    if (bounce_used_ == 0 && !writes_posted_) return Status::ok;
+    writes_posted_ = false;
     Session *s = session();
     if (s == nullptr) return Status::not_supported;
     ContextScope in_pe_context;
@@ -201,6 +237,8 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   static constexpr size_t kBounceBytes = 1 << 20;  // the network's largest agent message (ucx kAgentChunkBytes)
   char *bounce_ = nullptr;                         // pinned: what posted puts copy to the GPU from
   size_t bounce_used_ = 0;                         // bytes of it the posted, not yet completed copies use
+  bool writes_posted_ = false;                     // stream memory writes posted since the last completion
+  static constexpr size_t kStreamWriteBytes = 64;  // puts up to this size go as stream memory writes
   bool failed_ = false;                            // a completion failed since the last complete_writes
   Session *bounce_session_ = nullptr;
   const Session *memops_session_ = nullptr;  // the session memops_ was asked for

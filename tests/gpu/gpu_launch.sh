@@ -7,8 +7,8 @@
 # --mps (the virtual-host tests): the PEs run as clients of a private MPS daemon started for this test and
 # stopped after it. Two PEs on one GPU in two virtual hosts hand each other's data to the GPU through their
 # memory agents' copies, which may otherwise wait for the GPU's time slices of the other process's spinning
-# kernel. (Not yet shown to matter: with mpirun's core binding, MPS changed nothing, docs/results/
-# 2026-12-05-gpu-proxy call 4; the run with both MPS and --bind-to none is still to come.) With a
+# kernel: beside a spinning kernel of another process a 4-byte host-to-GPU copy took 2379 us, under MPS 6.4 us
+# (H100, docs/results/2026-12-06-gpu-proxy, slice_probe.cu). With a
 # CUDA_MPS_PIPE_DIRECTORY already set (an MPS daemon the caller runs), or GPUSHMEM_TEST_MPS=off, or no
 # nvidia-cuda-mps-control, the test runs as it is, and says so.
 mps=0

@@ -61,6 +61,9 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&dev, 64));
   CK(cudaHostAlloc(&pinned, 64, cudaHostAllocDefault));
   int pageable[16] = {};
+  int *mapped, *mapped_dev;
+  CK(cudaHostAlloc(&mapped, 64, cudaHostAllocMapped));
+  CK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&mapped_dev), mapped, 0));
   const double h2d = median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, pinned, 4, cudaMemcpyHostToDevice, s)); });
   const double d2h = median_us(n, s, [&] { CK(cudaMemcpyAsync(pinned, dev, 4, cudaMemcpyDeviceToHost, s)); });
   const double d2p = median_us(n, s, [&] { CK(cudaMemcpyAsync(pageable, dev, 4, cudaMemcpyDeviceToHost, s)); });
@@ -68,7 +71,13 @@ int main(int argc, char **argv) {
     if (cuStreamWriteValue32(reinterpret_cast<CUstream>(s), reinterpret_cast<CUdeviceptr>(dev), 7, 0) != CUDA_SUCCESS)
       std::exit(2);
   });
-  std::printf("copy: median us over %d: h2d-pinned %.1f  d2h-pinned %.1f  d2h-pageable %.1f  writevalue %.1f\n", n,
-              h2d, d2h, d2p, wv);
+  const double m2d =
+      median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, mapped_dev, 4, cudaMemcpyDeviceToDevice, s)); });
+  const double m2d64 =
+      median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, mapped_dev, 64, cudaMemcpyDeviceToDevice, s)); });
+  std::printf(
+      "copy: median us over %d: h2d-pinned %.1f  d2h-pinned %.1f  d2h-pageable %.1f  writevalue %.1f  "
+      "mapped-as-d2d %.1f  mapped-as-d2d-64B %.1f\n",
+      n, h2d, d2h, d2p, wv, m2d, m2d64);
   return 0;
 }
