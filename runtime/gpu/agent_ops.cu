@@ -34,4 +34,9 @@ cudaError_t launch_atomic(void *word, int op, int width, uint64_t operand, uint6
   return cudaGetLastError();
 }
 
+void preload() {
+  cudaFuncAttributes attributes;
+  if (cudaFuncGetAttributes(&attributes, atomic_kernel) != cudaSuccess) (void)cudaGetLastError();
+}
+
 }  // namespace gpushmem::gpu::agent_ops

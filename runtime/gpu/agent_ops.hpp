@@ -14,4 +14,10 @@ namespace gpushmem::gpu::agent_ops {
 cudaError_t launch_atomic(void *word, int op, int width, uint64_t operand, uint64_t compare, uint64_t *old,
                           cudaStream_t stream);
 
+// Loads the kernel now (in the caller's current context). With lazy module loading (CUDA's default) a kernel
+// is loaded at its first launch, which waits for the context to go idle: the first atomic a peer sends while
+// this PE's kernel spins waiting for it would never run. A failure shows again, and is reported, at the first
+// launch.
+void preload();
+
 }  // namespace gpushmem::gpu::agent_ops

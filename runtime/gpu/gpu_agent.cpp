@@ -67,13 +67,14 @@ class GpuHeapAgent final : public transport::MemoryAgent {
 
   std::string name() const override { return "this PE's GPU heap"; }
 
-  // Allocates the pinned memory the agent uses (prepare_network_buffers).
+  // Allocates the pinned memory the agent uses and loads its atomic kernel (prepare_network_buffers).
   Status prepare(const char *call) {
     Session *s = session();
     if (s == nullptr) return Status::ok;
     std::lock_guard<std::mutex> lock(mu_);
     ContextScope in_pe_context;
     GPUSHMEM_CHECK(ensure_bounce(call, *s));
+    agent_ops::preload();  // before any peer's atomic can arrive (lazy loading would wait for an idle GPU)
     return ensure_old(call, *s);
   }
 
