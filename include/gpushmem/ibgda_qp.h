@@ -1,0 +1,59 @@
+/*
+ * An IBGDA queue pair as its producers see it: the NIC's objects (send queue, doorbell record, doorbell, the
+ * collapsed CQ's entry) and the producers' own words. One definition, included by the host compiler (the
+ * provisioners, the emulator's tests) and by nvcc (the device producer, gpushmem/ibgda_producer.hpp). design.md
+ * §4 (IBGDA).
+ *
+ * Indices count 64-byte send-queue blocks (WQEBBs), monotonic 64-bit; the NIC sees their low 16 bits.
+ *   resv        reserved: a producer takes n blocks with an atomic add.
+ *   ready       published, in reservation order: every WQE below it is written. A producer publishes its
+ *               WQE once ready equals its start, so the doorbell record never covers a block being written.
+ *   last_start  the first block of the newest published WQE: what a quiet waits to see completed.
+ *   rung        what the doorbell record (and the doorbell after it) covers. Raised under `lock` only, so the
+ *               record never goes back.
+ *   done        one past the first block of the newest WQE the CQ reported complete (a lower bound of the
+ *               blocks the NIC has consumed: room for reservations, and what quiet compares).
+ *   doorbells   doorbells written (the batching tests read it).
+ * Every WQE is posted with CQ_UPDATE: the collapsed CQ's counter then always names the newest completed WQE.
+ */
+#ifndef GPUSHMEM_IBGDA_QP_H
+#define GPUSHMEM_IBGDA_QP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gpushmem_ibgda_qp_words {
+  uint64_t resv;
+  uint64_t ready;
+  uint64_t last_start;
+  uint64_t rung;
+  uint64_t done;
+  uint64_t doorbells;
+  uint32_t lock;        /* 0 free, 1 held: who raises `rung` and writes the record and the doorbell */
+  uint32_t error;       /* 0, or the syndrome of the first error CQE a producer saw (sticky) */
+  uint64_t error_index; /* the failed WQE's block index (low 16 bits as the NIC reported) */
+} gpushmem_ibgda_qp_words_t;
+
+typedef struct gpushmem_ibgda_qp {
+  uint8_t *sq;        /* wqebbs blocks of 64 bytes */
+  uint32_t *dbrec;    /* [GPUSHMEM_MLX5_DBR_RCV], [GPUSHMEM_MLX5_DBR_SND], big-endian */
+  uint64_t *doorbell; /* the doorbell register (UAR), or the emulator's wake-up word */
+  uint8_t *cqe;       /* the collapsed CQ's entry 0 (64 bytes) */
+  gpushmem_ibgda_qp_words_t *words;
+  uint32_t wqebbs; /* a power of two, at most 32768 (the CQ counter is widened across 2^15) */
+  uint32_t qpn;
+  uint32_t batch; /* GPUSHMEM_IBGDA_BATCH: a publisher that is not the newest rings once this many blocks
+                     wait unrung */
+  uint32_t reserved;
+} gpushmem_ibgda_qp_t;
+
+#ifdef __cplusplus
+static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 64, "ibgda qp words: one cache line");
+static_assert(sizeof(gpushmem_ibgda_qp_t) == 56 && offsetof(gpushmem_ibgda_qp_t, wqebbs) == 40,
+              "ibgda qp layout changed");
+#else
+_Static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 64, "ibgda qp words: one cache line");
+_Static_assert(sizeof(gpushmem_ibgda_qp_t) == 56, "ibgda qp layout changed");
+#endif
+
+#endif /* GPUSHMEM_IBGDA_QP_H */
