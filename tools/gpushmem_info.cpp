@@ -15,6 +15,7 @@
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
+#include "ibgda/mlx5/mlx5_probe.hpp"
 #include "net/net.hpp"
 #include "proxy/proxy_runtime.hpp"
 #include "shmem.h"
@@ -239,14 +240,35 @@ void print_markdown() {
   }
 }
 
+// --ibgda: would GPU-posted RDMA (IBGDA) work on this host? Each requirement with what was found and what to
+// change; the last line says what gpushmem does with network peers here.
+int print_ibgda() {
+  gpushmem::env::Values values;
+  (void)gpushmem::env::load(&values);
+  int dma_buf = -1;
+  const gpushmem::gpu::NodeReport gpus = gpushmem::gpu::probe();
+  if (gpus.available && !gpus.devices.empty()) dma_buf = gpus.devices.front().dma_buf ? 1 : 0;
+  namespace nic = gpushmem::ibgda::mlx5nic;
+  const nic::Probe p = nic::probe(values.GPUSHMEM_HCA, dma_buf);
+  std::printf("IBGDA requirements on this host\n");
+  for (const nic::Check &c : p.checks) {
+    std::printf("  %-36s %-7s %s\n", c.name.c_str(), nic::result_name(c.result), c.detail.c_str());
+    if (!c.fix.empty()) std::printf("  %-36s %-7s to change: %s\n", "", "", c.fix.c_str());
+  }
+  std::printf("verdict: %s\n", p.verdict.c_str());
+  return 0;
+}
+
 void usage(FILE *to) {
   std::fprintf(to,
-               "usage: gpushmem-info [--env | --markdown | --peers | --help]\n"
+               "usage: gpushmem-info [--env | --markdown | --peers | --ibgda | --help]\n"
                "  (no option)  version, build options, bootstrap plugins, GPUs and environment variables\n"
                "  --env        only the environment variables, with value, default, type and help\n"
                "  --markdown   the environment variables as the Markdown table of docs/env.md\n"
                "  --peers      as one PE of a job (mpirun -np N gpushmem-info --peers): the transport every PE uses\n"
                "               to reach every other, and why\n"
+               "  --ibgda      whether GPU-posted RDMA (IBGDA) would work here: each requirement, what was found and\n"
+               "               what to change\n"
                "  --help       this text\n");
 }
 
@@ -262,6 +284,8 @@ int main(int argc, char **argv) {
       markdown = true;
     } else if (std::strcmp(argv[i], "--peers") == 0) {
       return print_peers();
+    } else if (std::strcmp(argv[i], "--ibgda") == 0) {
+      return print_ibgda();
     } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
       usage(stdout);
       return 0;

@@ -55,6 +55,18 @@ endif()
 expect("${bad_err}" "malformed SHMEM_SYMMETRIC_SIZE" "SHMEM_SYMMETRIC_SIZE")
 unset(ENV{SHMEM_SYMMETRIC_SIZE})
 
+# --ibgda: every requirement checked, with a verdict (here, with no RDMA NIC, the CPU proxy).
+info(ibgda ${INFO} --ibgda)
+if(NOT ibgda_rc STREQUAL "0")
+  message(FATAL_ERROR "gpushmem-info --ibgda exited with ${ibgda_rc}: ${ibgda_err}")
+endif()
+expect("${ibgda}" "--ibgda" "IBGDA requirements on this host" "rdma-core headers at build time"
+       "GPU memory for the NIC (dma-buf)" "doorbell page mappable by the GPU" "verdict: ")
+string(REGEX MATCH "verdict: [^\n]*" verdict "${ibgda}")
+if(NOT verdict MATCHES "CPU proxy")
+  message(FATAL_ERROR "gpushmem-info --ibgda: the verdict does not say where device operations go:\n${ibgda}")
+endif()
+
 info(unknown ${INFO} --bogus)
 if(unknown_rc STREQUAL "0")
   message(FATAL_ERROR "gpushmem-info accepted an unknown flag")

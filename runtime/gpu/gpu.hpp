@@ -135,6 +135,7 @@ struct DeviceInfo {
   int cc_major = 0, cc_minor = 0;
   bool vmm = false;       // CUDA virtual memory management
   bool posix_fd = false;  // allocations exportable as POSIX file descriptors
+  bool dma_buf = false;   // device memory exportable as a dma-buf (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED)
 };
 struct NodeReport {
   bool built_with_cuda = false;

@@ -29,8 +29,10 @@ NodeReport probe() {
     info.pci_bus_id = cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess ? bus : "?";
     (void)cudaGetLastError();
     CUdevice dev = 0;
-    int vmm = 0, posix_fd = 0;
+    int vmm = 0, posix_fd = 0, dma_buf = 0;
     if (d != nullptr && d->cuDeviceGet(&dev, i) == CUDA_SUCCESS) {
+      // dma-buf export of device memory: what registering GPU memory with a NIC needs without nvidia-peermem.
+      if (d->cuDeviceGetAttribute(&dma_buf, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, dev) != CUDA_SUCCESS) dma_buf = 0;
       if (d->cuDeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev) != CUDA_SUCCESS)
         vmm = 0;
       if (d->cuDeviceGetAttribute(&posix_fd, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev) !=
@@ -39,6 +41,7 @@ NodeReport probe() {
     }
     info.vmm = vmm != 0;
     info.posix_fd = posix_fd != 0;
+    info.dma_buf = dma_buf != 0;
     report.devices.push_back(std::move(info));
   }
   report.link.assign(static_cast<size_t>(count), std::vector<Link>(static_cast<size_t>(count), Link::unreachable));
