@@ -1,27 +1,35 @@
 /*
  * The producer side of an IBGDA queue pair (gpushmem/ibgda_qp.h), written once for the device code (PTX memory
  * operations) and the host threads of the emu tests (std::atomic_ref). design.md §4 (IBGDA, doorbell batching).
- * `Mem` supplies:
- *   static uint64_t fetch_add(uint64_t *w, uint64_t n);   atomic, relaxed
- *   static uint64_t load(const uint64_t *w);              acquire
- *   static void store(uint64_t *w, uint64_t v);           release
- *   static void raise(uint64_t *w, uint64_t v);           atomic max, release
- *   static bool try_lock(uint32_t *w);                    0 -> 1, acquire
- *   static void unlock(uint32_t *w);                      -> 0, release
- *   static void store_unit(uint8_t *dst, const gpushmem_mlx5_unit_t &u);  16 bytes into the send queue
- *   static void store_dbrec(uint32_t *w, uint32_t v);     release, system scope (the NIC reads it)
- *   static void store_doorbell(uint64_t *w, uint64_t v);  release, system scope
+ * `Mem` supplies (scopes for the device: the words are shared by the GPU's warps, the send queue, the doorbell
+ * record, the doorbell and the CQE by the GPU and the NIC):
+ *   static uint64_t load(const uint64_t *w);              acquire, gpu scope
+ *   static uint32_t load32(const uint32_t *w);            acquire, gpu scope (error)
+ *   static void store(uint64_t *w, uint64_t v);           release, gpu scope
+ *   static bool cas(uint64_t *w, uint64_t *expected, uint64_t desired);  acq_rel, gpu scope; *expected updated
+ *   static uint64_t fetch_add(uint64_t *w, uint64_t n);   relaxed (doorbells)
+ *   static void raise(uint64_t *w, uint64_t v);           atomic max, release, gpu scope
+ *   static bool try_lock(uint32_t *w);                    0 -> 1, acquire, gpu scope
+ *   static void unlock(uint32_t *w);                      -> 0, release, gpu scope
+ *   static void store_unit(uint8_t *dst, const gpushmem_mlx5_unit_t &u);  16 bytes into the send queue (weak)
+ *   static void store_dbrec(uint32_t *w, uint32_t v);     release, system scope and cumulative: the send queue's
+ *                                                         units other warps stored before `ready` moved are
+ *                                                         visible to the NIC before the record
+ *   static void store_doorbell(uint64_t *w, uint64_t v);  release, system scope (after the record)
  *   static uint32_t load_cqe_tail(const uint8_t *cqe);    bytes 60..63 of the CQE, acquire, system scope
- *   static uint8_t load_byte(const uint8_t *p);           (an error CQE's syndrome, after its tail)
+ *   static uint8_t load_byte(const uint8_t *p);           relaxed, system scope (an error CQE's syndrome)
  *   static void record_error(gpushmem_ibgda_qp_words_t *w, uint32_t syndrome, uint64_t index);  first one wins
  *   static uint64_t now_ns();
  *   static void backoff(uint32_t *ns);
  *
- * One post: reserve (waits only for the NIC to consume blocks reserved before), write the units, publish in
- * reservation order, then ring unless a later publisher will: the doorbell goes out when this publisher holds the
- * newest reservation, or when `batch` blocks wait unrung; an aggregated post never rings (the next plain post or a
- * quiet does). Ringing writes the doorbell record up to everything published, then the doorbell, under the QP's
- * lock, so the record only moves forward.
+ * One post: reserve (a compare-and-swap once the send queue has room: waits only for the NIC to consume blocks
+ * reserved before, and a reservation is never abandoned), write the units, publish in reservation order, then ring
+ * unless a later publisher will: the doorbell goes out when this publisher holds the newest reservation, or when
+ * `batch` blocks wait unrung. A plain publisher that leaves its doorbell to a later one raises `owed` first; an
+ * aggregated publisher never rings for itself (the next plain post or a quiet does) but rings what it is owed.
+ * Ringing writes the doorbell record up to everything published, then the doorbell, under the QP's lock, so the
+ * record only moves forward. Every wait ends at the QP's first error CQE, and the waits for the NIC after a
+ * timeout.
  */
 #pragma once
 
@@ -40,72 +48,42 @@ namespace gpushmem::ibgda {
 
 enum class Outcome : uint32_t {
   ok = 0,
-  timed_out = 1,  // the NIC consumed nothing for timeout_ns (a stalled QP, or no NIC behind it)
-  error = 2,      // an error CQE: words->error holds its syndrome, words->error_index its WQE
+  timed_out = 1,    // the NIC consumed nothing for timeout_ns (a stalled QP, or no NIC behind it)
+  error = 2,        // the QP's first error CQE: words->error holds its syndrome, words->error_index its WQE
+  bad_request = 3,  // the builder built nothing, or not as many blocks as reserved: NOPs took its place
 };
+
+// `counter`, the 16-bit index of a WQE known to start at or after `ref`, as a 64-bit index (at most 65535 on).
+GPUSHMEM_IBGDA_HD uint64_t widen_forward(uint16_t counter, uint64_t ref) {
+  return ref + static_cast<uint16_t>(counter - static_cast<uint16_t>(ref));
+}
 
 // Reads the collapsed CQE: raises `done` past the newest completed WQE; `error` on an error CQE (recorded).
 template <class Mem>
 GPUSHMEM_IBGDA_HD Outcome poll_cq(const gpushmem_ibgda_qp_t &q) {
-  const uint32_t tail = Mem::load_cqe_tail(q.cqe);
-  const uint8_t op_own = static_cast<uint8_t>(tail >> 24);
-  const uint16_t counter = static_cast<uint16_t>(((tail & 0xffu) << 8) | ((tail >> 8) & 0xffu));
-  const uint32_t opcode = gpushmem_mlx5_cqe_opcode(op_own);
-  if (opcode == GPUSHMEM_MLX5_CQE_REQ_ERR) {
-    Mem::record_error(q.words, Mem::load_byte(q.cqe + 55), counter);
-    return Outcome::error;
-  }
-  if (opcode != GPUSHMEM_MLX5_CQE_REQ) return Outcome::ok;  // nothing completed yet (INVALID)
+  // `done` first, then the CQE: the CQE read is then at least as new as the one `done` came from, so its WQE
+  // starts at or after done - 1 and the counter widens forward from there (outstanding blocks < 2^15).
   const uint64_t done = Mem::load(&q.words->done);
-  // The newest completed WQE starts at most one send queue's length before `done` or after it.
-  const uint64_t start = gpushmem_mlx5_widen_counter(counter, done == 0 ? 0 : done - 1);
-  Mem::raise(&q.words->done, start + 1);
-  return Outcome::ok;
-}
-
-// Reserves n blocks (1 <= n <= wqebbs); *first receives the first. Waits while the send queue holds no room for
-// them (blocks reserved before not yet consumed by the NIC), up to timeout_ns (0: for ever).
-template <class Mem>
-GPUSHMEM_IBGDA_HD Outcome reserve(const gpushmem_ibgda_qp_t &q, uint32_t n, uint64_t *first, uint64_t timeout_ns) {
-  const uint64_t idx = Mem::fetch_add(&q.words->resv, n);
-  *first = idx;
-  // `done` is one past the first block of the newest completed WQE: every block below it is consumed (that
-  // WQE's later blocks too, but its size is not known here, so they count as in use). The reservation rewrites
-  // the blocks one send queue's length before it.
-  if (idx + n <= q.wqebbs) return Outcome::ok;
-  const uint64_t need = idx + n - q.wqebbs;  // done must reach this
-  if (Mem::load(&q.words->done) >= need) return Outcome::ok;
-  const uint64_t start = Mem::now_ns();
-  uint32_t pause = 32;
-  for (;;) {
-    if (poll_cq<Mem>(q) == Outcome::error) return Outcome::error;
-    if (Mem::load(&q.words->done) >= need) return Outcome::ok;
-    // The blocks this reservation waits for may still be unrung (aggregated posts): ring what is published.
-    if (Mem::load(&q.words->rung) < Mem::load(&q.words->ready)) {
-      if (Mem::try_lock(&q.words->lock)) {
-        const uint64_t ready = Mem::load(&q.words->ready);
-        if (ready > Mem::load(&q.words->rung)) {
-          Mem::store_dbrec(&q.dbrec[GPUSHMEM_MLX5_DBR_SND], gpushmem_mlx5_dbr_send_value(static_cast<uint32_t>(ready)));
-          Mem::store_doorbell(q.doorbell, gpushmem_mlx5_doorbell_value(static_cast<uint32_t>(ready), q.qpn));
-          Mem::store(&q.words->rung, ready);
-          Mem::fetch_add(&q.words->doorbells, 1);
-        }
-        Mem::unlock(&q.words->lock);
-      }
+  const uint64_t ref = done == 0 ? 0 : done - 1;
+  for (int tries = 0;; ++tries) {
+    const uint32_t tail = Mem::load_cqe_tail(q.cqe);
+    const uint8_t op_own = static_cast<uint8_t>(tail >> 24);
+    const uint16_t counter = static_cast<uint16_t>(((tail & 0xffu) << 8) | ((tail >> 8) & 0xffu));
+    const uint32_t opcode = gpushmem_mlx5_cqe_opcode(op_own);
+    if (opcode == GPUSHMEM_MLX5_CQE_REQ_ERR) {
+      // The syndrome belongs to this tail only if the tail did not change meanwhile (the NIC rewrites entry 0).
+      const uint8_t syndrome = Mem::load_byte(q.cqe + 55);
+      if (Mem::load_cqe_tail(q.cqe) != tail && tries < 8) continue;
+      Mem::record_error(q.words, syndrome, widen_forward(counter, ref));
+      return Outcome::error;
     }
-    if (timeout_ns != 0 && Mem::now_ns() - start > timeout_ns) return Outcome::timed_out;
-    Mem::backoff(&pause);
+    if (opcode != GPUSHMEM_MLX5_CQE_REQ) return Outcome::ok;  // nothing completed yet (INVALID)
+    Mem::raise(&q.words->done, widen_forward(counter, ref) + 1);
+    return Outcome::ok;
   }
 }
 
-// Writes a built WQE into its reserved blocks, one 16-byte unit at a time.
-template <class Mem>
-GPUSHMEM_IBGDA_HD void write(const gpushmem_ibgda_qp_t &q, uint64_t first, const gpushmem_mlx5_wqe_t &w) {
-  for (uint32_t k = 0; k < w.ds; ++k)
-    Mem::store_unit(q.sq + gpushmem_mlx5_unit_offset(q.wqebbs, static_cast<uint32_t>(first), k), w.unit[k]);
-}
-
-// Rings the doorbell for everything published, unless another ringer already covered `upto`.
+// Rings the doorbell for everything published, unless another ringer already covered `upto` (<= ready).
 template <class Mem>
 GPUSHMEM_IBGDA_HD void ring(const gpushmem_ibgda_qp_t &q, uint64_t upto) {
   uint32_t pause = 32;
@@ -125,30 +103,82 @@ GPUSHMEM_IBGDA_HD void ring(const gpushmem_ibgda_qp_t &q, uint64_t upto) {
   }
 }
 
-// Publishes the WQE at [first, first + n) once every WQE reserved before it is published, then rings as the
-// header says.
+// Reserves n blocks (1 <= n <= wqebbs / 2); *first receives the first. Waits while the send queue has no room for
+// them (blocks reserved before not yet consumed by the NIC), ringing what is published meanwhile, up to timeout_ns
+// (0: for ever). Reserves nothing unless it returns ok.
 template <class Mem>
-GPUSHMEM_IBGDA_HD void publish(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, bool aggregate) {
+GPUSHMEM_IBGDA_HD Outcome reserve(const gpushmem_ibgda_qp_t &q, uint32_t n, uint64_t *first, uint64_t timeout_ns) {
+  uint64_t start = 0;
   uint32_t pause = 32;
-  while (Mem::load(&q.words->ready) != first) Mem::backoff(&pause);
-  Mem::store(&q.words->last_start, first);
-  Mem::store(&q.words->ready, first + n);
-  if (aggregate) return;
+  for (;;) {
+    if (Mem::load32(&q.words->error) != 0) return Outcome::error;
+    uint64_t idx = Mem::load(&q.words->resv);
+    // The reservation rewrites the blocks one send queue's length before it: every one must be consumed, and
+    // `done` is a lower bound of the consumed blocks.
+    if (idx + n <= q.wqebbs || Mem::load(&q.words->done) >= idx + n - q.wqebbs) {
+      if (Mem::cas(&q.words->resv, &idx, idx + n)) {
+        *first = idx;
+        return Outcome::ok;
+      }
+      continue;  // another producer took them first
+    }
+    if (poll_cq<Mem>(q) == Outcome::error) return Outcome::error;
+    // The blocks waited for may be unrung (aggregated posts, a deferred doorbell): ring what is published.
+    const uint64_t ready = Mem::load(&q.words->ready);
+    if (Mem::load(&q.words->rung) < ready) ring<Mem>(q, ready);
+    const uint64_t now = Mem::now_ns();
+    if (start == 0) {
+      start = now;
+    } else if (timeout_ns != 0 && now - start > timeout_ns) {
+      return Outcome::timed_out;
+    }
+    Mem::backoff(&pause);
+  }
+}
+
+// Writes a built WQE into its reserved blocks, one 16-byte unit at a time.
+template <class Mem>
+GPUSHMEM_IBGDA_HD void write(const gpushmem_ibgda_qp_t &q, uint64_t first, const gpushmem_mlx5_wqe_t &w) {
+  for (uint32_t k = 0; k < w.ds && k < GPUSHMEM_MLX5_MAX_DS; ++k)
+    Mem::store_unit(q.sq + gpushmem_mlx5_unit_offset(q.wqebbs, static_cast<uint32_t>(first), k), w.unit[k]);
+}
+
+// Publishes the WQE at [first, first + n) once every WQE reserved before it is published, then rings as the
+// header says. `error` (nothing published) once the QP failed.
+template <class Mem>
+GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, bool aggregate) {
+  uint32_t pause = 32;
+  while (Mem::load(&q.words->ready) != first) {
+    if (Mem::load32(&q.words->error) != 0) return Outcome::error;
+    Mem::backoff(&pause);
+  }
   const uint64_t end = first + n;
+  // Before `ready` moves: the publisher after this one sees what this one may leave to it.
+  if (!aggregate) Mem::raise(&q.words->owed, end);
+  Mem::store(&q.words->last_start, first);
+  Mem::store(&q.words->ready, end);
+  if (aggregate) {
+    const uint64_t owed = Mem::load(&q.words->owed);
+    if (owed > Mem::load(&q.words->rung)) ring<Mem>(q, owed);
+    return Outcome::ok;
+  }
   const bool newest = Mem::load(&q.words->resv) == end;  // no later publisher will ring for this one
   if (newest || end - Mem::load(&q.words->rung) >= q.batch) ring<Mem>(q, end);
+  return Outcome::ok;
 }
 
 // Every WQE published before the call is complete at the NIC (its data moved, its fetched value delivered).
 template <class Mem>
 GPUSHMEM_IBGDA_HD Outcome quiet(const gpushmem_ibgda_qp_t &q, uint64_t timeout_ns) {
-  const uint64_t ready = Mem::load(&q.words->ready);
-  if (ready == 0) return Outcome::ok;
+  if (Mem::load32(&q.words->error) != 0) return Outcome::error;
   const uint64_t last = Mem::load(&q.words->last_start);
-  ring<Mem>(q, ready);
+  if (Mem::load(&q.words->ready) == 0) return Outcome::ok;
   const uint64_t start = Mem::now_ns();
   uint32_t pause = 32;
   for (;;) {
+    // Ring what is published each time round: `ready` read now covers the WQE at `last` sooner or later.
+    const uint64_t ready = Mem::load(&q.words->ready);
+    if (Mem::load(&q.words->rung) < ready) ring<Mem>(q, ready);
     if (poll_cq<Mem>(q) == Outcome::error) return Outcome::error;
     if (Mem::load(&q.words->done) > last) return Outcome::ok;
     if (timeout_ns != 0 && Mem::now_ns() - start > timeout_ns) return Outcome::timed_out;
@@ -156,20 +186,33 @@ GPUSHMEM_IBGDA_HD Outcome quiet(const gpushmem_ibgda_qp_t &q, uint64_t timeout_n
   }
 }
 
-// Builds, reserves, writes and publishes one work request: build(gpushmem_mlx5_wqe_t *, const mlx5::Post &) fills
-// it (its index is only known once reserved, so the WQE is built after). *index receives its first block.
+// Builds, reserves, writes and publishes one work request of `blocks` blocks: build(gpushmem_mlx5_wqe_t *,
+// const mlx5::Post &) fills it (its index is only known once reserved, so it is built after). A builder that
+// builds nothing, or another size, gets its reservation filled with NOPs and `bad_request`. *index receives the
+// first block.
 template <class Mem, class Build>
 GPUSHMEM_IBGDA_HD Outcome post(const gpushmem_ibgda_qp_t &q, uint32_t blocks, Build build, bool aggregate,
                                uint64_t timeout_ns, uint64_t *index = nullptr) {
   uint64_t first = 0;
   const Outcome o = reserve<Mem>(q, blocks, &first, timeout_ns);
   if (o != Outcome::ok) return o;
-  gpushmem_mlx5_wqe_t w;
-  build(&w, mlx5::Post{static_cast<uint32_t>(first), q.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE});
-  write<Mem>(q, first, w);
-  publish<Mem>(q, first, blocks, aggregate);
   if (index != nullptr) *index = first;
-  return Outcome::ok;
+  gpushmem_mlx5_wqe_t w;
+  w.ds = 0;
+  build(&w, mlx5::Post{static_cast<uint32_t>(first), q.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE});
+  const bool fits = w.ds != 0 && w.ds <= GPUSHMEM_MLX5_MAX_DS && gpushmem_mlx5_wqebbs(w.ds) == blocks;
+  if (!fits) {
+    // The reservation is published all the same (as NOPs, one a block), so the producers after it go on.
+    for (uint32_t b = 0; b < blocks; ++b) {
+      mlx5::build_nop(&w, mlx5::Post{static_cast<uint32_t>(first + b), q.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE});
+      write<Mem>(q, first + b, w);
+      const Outcome p = publish<Mem>(q, first + b, 1, false);
+      if (p != Outcome::ok) return p;
+    }
+    return Outcome::bad_request;
+  }
+  write<Mem>(q, first, w);
+  return publish<Mem>(q, first, blocks, aggregate);
 }
 
 }  // namespace gpushmem::ibgda

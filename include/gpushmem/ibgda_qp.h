@@ -5,7 +5,8 @@
  * §4 (IBGDA).
  *
  * Indices count 64-byte send-queue blocks (WQEBBs), monotonic 64-bit; the NIC sees their low 16 bits.
- *   resv        reserved: a producer takes n blocks with an atomic add.
+ *   resv        reserved: a producer takes n blocks with a compare-and-swap, only once the send queue has room
+ *               for them, so a reservation is never abandoned: every reserved block gets published.
  *   ready       published, in reservation order: every WQE below it is written. A producer publishes its
  *               WQE once ready equals its start, so the doorbell record never covers a block being written.
  *   last_start  the first block of the newest published WQE: what a quiet waits to see completed.
@@ -13,8 +14,14 @@
  *               record never goes back.
  *   done        one past the first block of the newest WQE the CQ reported complete (a lower bound of the
  *               blocks the NIC has consumed: room for reservations, and what quiet compares).
+ *   owed        the end of the newest plain (not aggregated) WQE: a publisher that leaves its doorbell to a
+ *               later one raises it before publishing, and an aggregated publisher after it rings up to it.
  *   doorbells   doorbells written (the batching tests read it).
+ *   error, error_index  the first error CQE a producer saw (syndrome, its WQE's block index): sticky; every
+ *               later post, publish and quiet on the QP returns the error.
  * Every WQE is posted with CQ_UPDATE: the collapsed CQ's counter then always names the newest completed WQE.
+ * A send queue must hold at least two of the largest WQEs posted to it (4 blocks here): `done` counts only a
+ * completed WQE's first block, so a reservation never waits for the rest of the newest one.
  */
 #ifndef GPUSHMEM_IBGDA_QP_H
 #define GPUSHMEM_IBGDA_QP_H
@@ -28,10 +35,11 @@ typedef struct gpushmem_ibgda_qp_words {
   uint64_t last_start;
   uint64_t rung;
   uint64_t done;
+  uint64_t owed;
   uint64_t doorbells;
-  uint32_t lock;        /* 0 free, 1 held: who raises `rung` and writes the record and the doorbell */
-  uint32_t error;       /* 0, or the syndrome of the first error CQE a producer saw (sticky) */
-  uint64_t error_index; /* the failed WQE's block index (low 16 bits as the NIC reported) */
+  uint64_t error_index;
+  uint32_t lock;  /* 0 free, 1 held: who raises `rung` and writes the record and the doorbell */
+  uint32_t error; /* 0, or the syndrome of the first error CQE a producer saw (sticky) */
 } gpushmem_ibgda_qp_words_t;
 
 typedef struct gpushmem_ibgda_qp {
@@ -40,7 +48,7 @@ typedef struct gpushmem_ibgda_qp {
   uint64_t *doorbell; /* the doorbell register (UAR), or the emulator's wake-up word */
   uint8_t *cqe;       /* the collapsed CQ's entry 0 (64 bytes) */
   gpushmem_ibgda_qp_words_t *words;
-  uint32_t wqebbs; /* a power of two, at most 32768 (the CQ counter is widened across 2^15) */
+  uint32_t wqebbs; /* a power of two, 4 to 32768 (the CQ's 16-bit counter is widened forward) */
   uint32_t qpn;
   uint32_t batch; /* GPUSHMEM_IBGDA_BATCH: a publisher that is not the newest rings once this many blocks
                      wait unrung */
@@ -48,11 +56,12 @@ typedef struct gpushmem_ibgda_qp {
 } gpushmem_ibgda_qp_t;
 
 #ifdef __cplusplus
-static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 64, "ibgda qp words: one cache line");
+static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 72 && offsetof(gpushmem_ibgda_qp_words_t, lock) == 64,
+              "ibgda qp words layout changed");
 static_assert(sizeof(gpushmem_ibgda_qp_t) == 56 && offsetof(gpushmem_ibgda_qp_t, wqebbs) == 40,
               "ibgda qp layout changed");
 #else
-_Static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 64, "ibgda qp words: one cache line");
+_Static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 72, "ibgda qp words layout changed");
 _Static_assert(sizeof(gpushmem_ibgda_qp_t) == 56, "ibgda qp layout changed");
 #endif
 

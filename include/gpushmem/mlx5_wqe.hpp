@@ -49,14 +49,22 @@ GPUSHMEM_MLX5_HD void build_nop(Wqe *w, const Post &p) {
   detail::ctrl(w, GPUSHMEM_MLX5_OP_NOP, 0, p, 1);
 }
 
-// RDMA WRITE of `bytes` from `src` to `dst`; with `imm_be` (already big-endian, as rdma-core takes it) as
-// WRITE_IMM when `with_imm`.
-GPUSHMEM_MLX5_HD void build_write(Wqe *w, const Post &p, const Remote &dst, const Local &src, uint32_t bytes,
+// A data segment's length: 1 .. 2^31 bytes, 2^31 written as 0 (what an mlx5 NIC reads a 0 as). A zero-length
+// transfer has no data segment: the builders below refuse it (a WRITE of nothing is an inline WRITE of 0 bytes).
+GPUSHMEM_MLX5_HD bool data_length_ok(uint64_t bytes) {
+  return bytes != 0 && bytes <= 0x80000000ull;
+}
+
+// RDMA WRITE of `bytes` (1 .. 2^31) from `src` to `dst`; with `imm_be` (already big-endian, as rdma-core takes it)
+// as WRITE_IMM when `with_imm`. False (nothing built) for another length.
+GPUSHMEM_MLX5_HD bool build_write(Wqe *w, const Post &p, const Remote &dst, const Local &src, uint64_t bytes,
                                   bool with_imm = false, uint32_t imm_be = 0) {
+  if (!data_length_ok(bytes)) return false;
   detail::ctrl(w, with_imm ? GPUSHMEM_MLX5_OP_RDMA_WRITE_IMM : GPUSHMEM_MLX5_OP_RDMA_WRITE, 0, p, 3,
                with_imm ? imm_be : 0);
   w->unit[1].raddr = gpushmem_mlx5_raddr(dst.addr, dst.rkey);
-  w->unit[2].data = gpushmem_mlx5_data(bytes, src.lkey, src.addr);
+  w->unit[2].data = gpushmem_mlx5_data(static_cast<uint32_t>(bytes & 0x7fffffffu), src.lkey, src.addr);
+  return true;
 }
 
 // RDMA WRITE with the payload inline (no local key): up to GPUSHMEM_MLX5_MAX_INLINE bytes; false (nothing
@@ -75,11 +83,14 @@ GPUSHMEM_MLX5_HD bool build_write_inline(Wqe *w, const Post &p, const Remote &ds
   return true;
 }
 
-// RDMA READ of `bytes` from `src` (the target's) into `dst` (the initiator's).
-GPUSHMEM_MLX5_HD void build_read(Wqe *w, const Post &p, const Remote &src, const Local &dst, uint32_t bytes) {
+// RDMA READ of `bytes` (1 .. 2^31) from `src` (the target's) into `dst` (the initiator's). False (nothing built)
+// for another length.
+GPUSHMEM_MLX5_HD bool build_read(Wqe *w, const Post &p, const Remote &src, const Local &dst, uint64_t bytes) {
+  if (!data_length_ok(bytes)) return false;
   detail::ctrl(w, GPUSHMEM_MLX5_OP_RDMA_READ, 0, p, 3);
   w->unit[1].raddr = gpushmem_mlx5_raddr(src.addr, src.rkey);
-  w->unit[2].data = gpushmem_mlx5_data(bytes, dst.lkey, dst.addr);
+  w->unit[2].data = gpushmem_mlx5_data(static_cast<uint32_t>(bytes & 0x7fffffffu), dst.lkey, dst.addr);
+  return true;
 }
 
 // 8-byte fetch-and-add and compare-and-swap; the old value lands at `fetch` (8 bytes).
@@ -143,7 +154,7 @@ struct Decoded {
   uint32_t rkey = 0;
   uint64_t laddr = 0;  // the initiator's buffer (WRITE source, READ destination, the atomics' fetch buffer)
   uint32_t lkey = 0;
-  uint32_t bytes = 0;         // WRITE / READ length; atomics: the word's width
+  uint64_t bytes = 0;         // WRITE / READ length (a data segment's 0 is 2^31); atomics: the word's width
   bool is_inline = false;     // a WRITE whose payload follows its inline header (unit 2, byte 4 on)
   uint64_t swap_add = 0;      // FA: the addend; CS: the swap value
   uint64_t compare = 0;       // CS: the expected value; masked FA: the field boundary
@@ -175,7 +186,8 @@ GPUSHMEM_MLX5_HD uint32_t decode(ReadUnit read_unit, Decoded *d) {
   d->rkey = gpushmem_mlx5_bswap32(u1.raddr.rkey_be);
   const Unit u2 = read_unit(2u);
   const auto take_data = [d](const Unit &u) {
-    d->bytes = gpushmem_mlx5_bswap32(u.data.byte_count_be);
+    const uint32_t count = gpushmem_mlx5_bswap32(u.data.byte_count_be);
+    d->bytes = count != 0 ? count : 0x80000000ull;
     d->lkey = gpushmem_mlx5_bswap32(u.data.lkey_be);
     d->laddr = gpushmem_mlx5_bswap64(u.data.addr_be);
   };
@@ -193,7 +205,7 @@ GPUSHMEM_MLX5_HD uint32_t decode(ReadUnit read_unit, Decoded *d) {
       }
       if (d->ds != 3) return GPUSHMEM_MLX5_SYND_LOCAL_QP_OP;
       take_data(u2);
-      return (d->bytes & 0x80000000u) == 0 ? GPUSHMEM_MLX5_SYND_OK : GPUSHMEM_MLX5_SYND_LOCAL_LENGTH;
+      return GPUSHMEM_MLX5_SYND_OK;
     }
     case GPUSHMEM_MLX5_OP_ATOMIC_CS:
     case GPUSHMEM_MLX5_OP_ATOMIC_FA: {

@@ -53,7 +53,9 @@ class EmuQp {
     const auto index = static_cast<uint32_t>(pi_);
     build(&w, mlx5::Post{index, cfg_.qpn, flags});
     const uint32_t blocks = gpushmem_mlx5_wqebbs(w.ds);
-    while (pi_ + blocks - completed_ > cfg_.wqebbs) refresh_completed();  // the send queue is full
+    while (pi_ + blocks - completed_ > cfg_.wqebbs) {  // the send queue is full
+      if (!refresh_completed()) return ~0u;            // and the QP failed: nothing will make room
+    }
     for (uint32_t k = 0; k < w.ds; ++k)
       std::memcpy(sq_ + gpushmem_mlx5_unit_offset(cfg_.wqebbs, index, k), &w.unit[k], 16);
     pi_ += blocks;
@@ -97,15 +99,20 @@ class EmuQp {
   const uint8_t *cq() const { return cq_; }
 
  private:
-  void refresh_completed() {
+  // Reads the collapsed CQ's entry (entry 0: for flow control only the collapsed mode's counter is exact; in ring
+  // mode entry 0 is a lap behind at worst, which only makes the producer wait longer). False once an error CQE is
+  // there.
+  bool refresh_completed() {
     uint16_t counter;
     uint8_t op_own;
     last_cqe(&counter, &op_own);
+    if (gpushmem_mlx5_cqe_opcode(op_own) == GPUSHMEM_MLX5_CQE_REQ_ERR) return false;
     if (gpushmem_mlx5_cqe_opcode(op_own) == GPUSHMEM_MLX5_CQE_REQ) {
       const uint64_t done = gpushmem_mlx5_widen_counter(counter, completed_) + 1;
       if (done > completed_) completed_ = done;
     }
     std::this_thread::yield();
+    return true;
   }
 
   uint8_t *sq_;

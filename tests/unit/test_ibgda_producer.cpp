@@ -16,6 +16,7 @@
 #include "catch.hpp"
 #include "gpushmem/ibgda_producer.hpp"
 #include "ibgda/emu/nic_emulator.hpp"
+#include "ibgda_host_mem.hpp"
 
 namespace emu = gpushmem::ibgda::emu;
 namespace ibgda = gpushmem::ibgda;
@@ -23,52 +24,8 @@ namespace mlx5 = gpushmem::mlx5;
 
 namespace {
 
-struct HostMem {
-  static uint64_t fetch_add(uint64_t *w, uint64_t n) {
-    return std::atomic_ref<uint64_t>(*w).fetch_add(n, std::memory_order_relaxed);
-  }
-  static uint64_t load(const uint64_t *w) {
-    return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_acquire);
-  }
-  static void store(uint64_t *w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_release); }
-  static void raise(uint64_t *w, uint64_t v) {
-    std::atomic_ref<uint64_t> a(*w);
-    uint64_t seen = a.load(std::memory_order_relaxed);
-    while (seen < v && !a.compare_exchange_weak(seen, v, std::memory_order_release, std::memory_order_relaxed)) {
-    }
-  }
-  static bool try_lock(uint32_t *w) {
-    uint32_t expected = 0;
-    return std::atomic_ref<uint32_t>(*w).compare_exchange_strong(expected, 1, std::memory_order_acquire);
-  }
-  static void unlock(uint32_t *w) { std::atomic_ref<uint32_t>(*w).store(0, std::memory_order_release); }
-  static void store_unit(uint8_t *dst, const gpushmem_mlx5_unit_t &u) { std::memcpy(dst, &u, 16); }
-  static void store_dbrec(uint32_t *w, uint32_t v) {
-    std::atomic_ref<uint32_t>(*w).store(v, std::memory_order_release);
-  }
-  static void store_doorbell(uint64_t *w, uint64_t v) {
-    std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_release);
-  }
-  static uint32_t load_cqe_tail(const uint8_t *cqe) {
-    return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(const_cast<uint8_t *>(cqe + 60)))
-        .load(std::memory_order_acquire);
-  }
-  static uint8_t load_byte(const uint8_t *p) { return *p; }
-  static void record_error(gpushmem_ibgda_qp_words_t *w, uint32_t syndrome, uint64_t index) {
-    uint32_t expected = 0;
-    if (std::atomic_ref<uint32_t>(w->error).compare_exchange_strong(expected, syndrome, std::memory_order_acq_rel))
-      std::atomic_ref<uint64_t>(w->error_index).store(index, std::memory_order_release);
-  }
-  static uint64_t now_ns() {
-    timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return static_cast<uint64_t>(t.tv_sec) * 1000000000ull + static_cast<uint64_t>(t.tv_nsec);
-  }
-  static void backoff(uint32_t *ns) {
-    std::this_thread::yield();
-    *ns = *ns * 2 < 4096 ? *ns * 2 : 4096;
-  }
-};
+using gpushmem::test::IbgdaHostMem;
+using HostMem = IbgdaHostMem;
 
 uint64_t addr(const void *p) {
   return reinterpret_cast<uint64_t>(p);
@@ -329,4 +286,129 @@ TEST_CASE("ibgda producer: a QP the NIC never serves times out instead of hangin
             [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) { mlx5::build_write_inline(w, p, rig.r(0), &value, 8); },
             false, 50'000'000) == ibgda::Outcome::timed_out);
   CHECK(ibgda::quiet<HostMem>(rig.qp, 50'000'000) == ibgda::Outcome::timed_out);
+}
+
+// ---- what a review found (each failed before its fix) ----
+
+TEST_CASE("ibgda producer: the CQ counter widens forward across 2^15 and 2^16 with the largest ring", "[emu]") {
+  Rig rig(32768, 1u << 30);
+  const uint64_t value = 1;
+  const auto put = [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) {
+    mlx5::build_write_inline(w, p, rig.r(0), &value, 8);
+  };
+  REQUIRE(ibgda::post<HostMem>(rig.qp, 1, put, false, kTimeout) == ibgda::Outcome::ok);
+  while (rig.nic.poll_once() != 0) {
+  }
+  REQUIRE(ibgda::quiet<HostMem>(rig.qp, kTimeout) == ibgda::Outcome::ok);
+  REQUIRE(rig.words.done == 1);
+  for (int lap = 0; lap < 3; ++lap) {  // 32768 WQEs between two polls, three times: past 2^16
+    for (int i = 0; i < 32768; ++i)
+      REQUIRE(ibgda::post<HostMem>(rig.qp, 1, put, false, kTimeout) == ibgda::Outcome::ok);
+    while (rig.nic.poll_once() != 0) {
+    }
+    REQUIRE(ibgda::poll_cq<HostMem>(rig.qp) == ibgda::Outcome::ok);
+    CHECK(rig.words.done == 1 + 32768ull * static_cast<uint64_t>(lap + 1));  // the newest WQE's start + 1
+  }
+}
+
+TEST_CASE("ibgda producer: a plain post followed by an aggregated one is rung without a quiet", "[emu]") {
+  Rig rig(64, 1000);
+  uint64_t p = 0, a = 0;
+  const uint64_t value = 7;
+  REQUIRE(ibgda::reserve<HostMem>(rig.qp, 1, &p, kTimeout) == ibgda::Outcome::ok);
+  REQUIRE(ibgda::reserve<HostMem>(rig.qp, 1, &a, kTimeout) == ibgda::Outcome::ok);
+  gpushmem_mlx5_wqe_t w;
+  mlx5::build_write_inline(&w, {static_cast<uint32_t>(p), rig.qp.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE}, rig.r(0), &value,
+                           8);
+  ibgda::write<HostMem>(rig.qp, p, w);
+  REQUIRE(ibgda::publish<HostMem>(rig.qp, p, 1, false) == ibgda::Outcome::ok);
+  CHECK(rig.words.rung == 0);  // left to the later publisher (not the newest reservation, under the batch)
+  mlx5::build_write_inline(&w, {static_cast<uint32_t>(a), rig.qp.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE}, rig.r(8), &value,
+                           8);
+  ibgda::write<HostMem>(rig.qp, a, w);
+  REQUIRE(ibgda::publish<HostMem>(rig.qp, a, 1, true) == ibgda::Outcome::ok);
+  CHECK(rig.words.rung >= 1);  // the aggregated publisher rang what the plain one left to it
+}
+
+TEST_CASE("ibgda producer: a reservation that timed out holds nothing back", "[emu]") {
+  Rig rig(8, 1);
+  const uint64_t value = 1;
+  const auto put = [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) {
+    mlx5::build_write_inline(w, p, rig.r(0), &value, 8);
+  };
+  for (int i = 0; i < 8; ++i) REQUIRE(ibgda::post<HostMem>(rig.qp, 1, put, false, kTimeout) == ibgda::Outcome::ok);
+  REQUIRE(ibgda::post<HostMem>(rig.qp, 1, put, false, 20'000'000) == ibgda::Outcome::timed_out);
+  CHECK(rig.words.resv == 8);  // nothing reserved by the post that timed out
+  rig.nic.start();             // the NIC comes back: the next post goes through
+  CHECK(ibgda::post<HostMem>(rig.qp, 1, put, false, 5'000'000'000ull) == ibgda::Outcome::ok);
+  CHECK(ibgda::quiet<HostMem>(rig.qp, kTimeout) == ibgda::Outcome::ok);
+}
+
+TEST_CASE("ibgda producer: a builder that builds nothing leaves NOPs, and the posts after it go on", "[emu]") {
+  Rig rig(16, 1);
+  rig.nic.start();
+  const uint64_t value = 3;
+  uint8_t too_long[200] = {};
+  CHECK(ibgda::post<HostMem>(
+            rig.qp, 2,
+            [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) {
+              (void)mlx5::build_write_inline(w, p, rig.r(0), too_long, sizeof too_long);  // refused: builds nothing
+            },
+            false, kTimeout) == ibgda::Outcome::bad_request);
+  CHECK(ibgda::post<HostMem>(
+            rig.qp, 1,
+            [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) { mlx5::build_write_inline(w, p, rig.r(8), &value, 8); },
+            false, kTimeout) == ibgda::Outcome::ok);
+  REQUIRE(ibgda::quiet<HostMem>(rig.qp, kTimeout) == ibgda::Outcome::ok);
+  uint64_t got;
+  std::memcpy(&got, &rig.remote[8], 8);
+  CHECK(got == 3);
+  CHECK(rig.nic.counters().errors == 0);
+  CHECK(rig.nic.counters().wqes == 3);  // two NOPs and the WRITE
+}
+
+TEST_CASE("ibgda producer: an error followed by flushed WQEs: the QP fails, the emulator names the first error",
+          "[emu]") {
+  Rig rig(16, 1);
+  const uint64_t value = 5;
+  uint64_t bad = 0;
+  REQUIRE(ibgda::post<HostMem>(
+              rig.qp, 1,
+              [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) {
+                mlx5::build_write_inline(w, p, {addr(rig.remote.data()), rig.rkey + 99}, &value, 8);
+              },
+              false, kTimeout, &bad) == ibgda::Outcome::ok);
+  REQUIRE(ibgda::post<HostMem>(
+              rig.qp, 1,
+              [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) { mlx5::build_write_inline(w, p, rig.r(0), &value, 8); },
+              false, kTimeout) == ibgda::Outcome::ok);
+  while (rig.nic.poll_once() != 0) {
+  }
+  CHECK(ibgda::quiet<HostMem>(rig.qp, kTimeout) == ibgda::Outcome::error);
+  // A collapsed CQ keeps only the newest CQE (the flush), as on hardware; the first error is the emulator's to tell.
+  CHECK((rig.words.error == GPUSHMEM_MLX5_SYND_WR_FLUSH && rig.words.error_index == bad + 1));
+  uint32_t syndrome = 0, index = 0;
+  REQUIRE(rig.nic.in_error(rig.qp.qpn, &syndrome, &index));
+  CHECK((syndrome == GPUSHMEM_MLX5_SYND_REMOTE_ACCESS && index == bad));
+  // Every post after the error fails at once.
+  CHECK(ibgda::post<HostMem>(
+            rig.qp, 1,
+            [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) { mlx5::build_write_inline(w, p, rig.r(0), &value, 8); },
+            false, kTimeout) == ibgda::Outcome::error);
+}
+
+TEST_CASE("nic emulator: a malformed unit count or a record that goes back never moves past the record", "[emu]") {
+  Rig rig(16, 1);
+  gpushmem_mlx5_unit_t u{};
+  u.ctrl = gpushmem_mlx5_ctrl(GPUSHMEM_MLX5_OP_NOP, 0, 0, rig.qp.qpn, 63, GPUSHMEM_MLX5_CTRL_CQ_UPDATE, 0);
+  std::memcpy(rig.sq, &u, 16);
+  std::atomic_ref<uint32_t>(rig.dbrec[GPUSHMEM_MLX5_DBR_SND]).store(gpushmem_mlx5_dbr_send_value(1));
+  CHECK(rig.nic.poll_once() == 1);  // LOCAL_QP_OP (63 units), consumer index 1
+  CHECK(rig.nic.poll_once() == 0);  // the record has not moved
+  CHECK(rig.nic.counters().cqes == 1);
+  uint32_t syndrome = 0;
+  CHECK((rig.nic.in_error(rig.qp.qpn, &syndrome) && syndrome == GPUSHMEM_MLX5_SYND_LOCAL_QP_OP));
+  std::atomic_ref<uint32_t>(rig.dbrec[GPUSHMEM_MLX5_DBR_SND]).store(gpushmem_mlx5_dbr_send_value(0));  // back
+  CHECK(rig.nic.poll_once() == 0);
+  CHECK(rig.nic.counters().bad_records == 1);
 }

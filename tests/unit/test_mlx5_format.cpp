@@ -164,18 +164,22 @@ TEST_CASE("mlx5: every opcode is built and read back", "[mlx5]") {
     CHECK((d.opcode == GPUSHMEM_MLX5_OP_NOP && d.ds == 1 && d.index == 0x4321 && d.qpn == 0xabc && d.signaled));
   }
   SECTION("WRITE and READ at several sizes") {
-    for (uint32_t bytes : {0u, 1u, 8u, 4096u, 1u << 30}) {
-      mlx5::build_write(&w, post, remote, local, bytes);
+    for (uint64_t bytes : {1ull, 8ull, 4096ull, 1ull << 30, 1ull << 31}) {  // 2^31 travels as 0
+      REQUIRE(mlx5::build_write(&w, post, remote, local, bytes));
       mlx5::Decoded d = decode(w, &synd);
       CHECK(synd == GPUSHMEM_MLX5_SYND_OK);
       CHECK((d.opcode == GPUSHMEM_MLX5_OP_RDMA_WRITE && d.ds == 3 && d.bytes == bytes && !d.is_inline));
       CHECK((d.raddr == remote.addr && d.rkey == remote.rkey && d.laddr == local.addr && d.lkey == local.lkey));
-      mlx5::build_read(&w, post, remote, local, bytes);
+      REQUIRE(mlx5::build_read(&w, post, remote, local, bytes));
       d = decode(w, &synd);
       CHECK(synd == GPUSHMEM_MLX5_SYND_OK);
       CHECK((d.opcode == GPUSHMEM_MLX5_OP_RDMA_READ && d.ds == 3 && d.bytes == bytes && d.raddr == remote.addr));
     }
     CHECK(gpushmem_mlx5_wqebbs(3) == 1);
+    CHECK(w.unit[2].data.byte_count_be == 0);  // the last one, 2^31, as the NIC reads a 0
+    // No data segment carries nothing, or more than 2^31: refused (a WRITE of nothing is an inline WRITE).
+    CHECK_FALSE(mlx5::build_write(&w, post, remote, local, 0));
+    CHECK_FALSE(mlx5::build_read(&w, post, remote, local, (1ull << 31) + 1));
   }
   SECTION("WRITE_IMM keeps its immediate") {
     mlx5::build_write(&w, post, remote, local, 64, true, gpushmem_mlx5_bswap32(0xcafe));

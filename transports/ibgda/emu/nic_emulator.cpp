@@ -79,32 +79,43 @@ size_t NicEmulator::serve(Qp &q, uint64_t now) {
   // The record is the truth: acquire, so the WQEs it covers are read after it.
   const uint32_t record = std::atomic_ref<uint32_t>(c.dbrec[GPUSHMEM_MLX5_DBR_SND]).load(std::memory_order_acquire);
   const auto pi16 = static_cast<uint16_t>(gpushmem_mlx5_bswap32(record) & 0xffffu);
-  if (pi16 != q.seen_pi) {
+  const auto ahead = static_cast<uint16_t>(pi16 - static_cast<uint16_t>(q.ci));
+  if (ahead > c.wqebbs) {
+    // Behind the consumer index, or more than the ring holds: not a producer index (a record that went back).
+    if (pi16 != q.seen_pi) bad_records_.fetch_add(1, std::memory_order_relaxed);
     q.seen_pi = pi16;
-    q.moved_ns = now;
+    return 0;
+  }
+  if (pi16 != q.seen_pi) {
+    // The doorbell delay counts from the first move the emulator has not served, not from the newest one.
+    if (static_cast<uint16_t>(q.ci) == q.seen_pi) q.moved_ns = now;
+    q.seen_pi = pi16;
     doorbells_.fetch_add(1, std::memory_order_relaxed);
   }
   const uint64_t delay = doorbell_delay_ns_.load(std::memory_order_relaxed);
   if (delay != 0 && now - q.moved_ns < delay) return 0;
-  const uint64_t pi = q.ci + static_cast<uint16_t>(pi16 - static_cast<uint16_t>(q.ci));
+  const uint64_t pi = q.ci + ahead;
   size_t done = 0;
   while (q.ci < pi) {
     const auto index = static_cast<uint32_t>(q.ci);
     const mlx5::RingReader reader{c.sq, c.wqebbs, index};
     mlx5::Decoded d;
     uint32_t synd = mlx5::decode(reader, &d);
-    const uint32_t blocks = d.ds != 0 ? gpushmem_mlx5_wqebbs(d.ds) : 1u;
+    const uint64_t left = pi - q.ci;
+    // A WQE's blocks, never past the record (a malformed unit count, or a WQE not all published).
+    const uint64_t blocks = synd == GPUSHMEM_MLX5_SYND_OK ? gpushmem_mlx5_wqebbs(d.ds) : 1u;
+    const uint64_t step = blocks < left ? blocks : left;
     if (q.error) {
       // After an error every WQE completes with WR_FLUSH, signaled or not.
       complete(q, index, d.opcode, GPUSHMEM_MLX5_SYND_WR_FLUSH, 0);
       flushed_.fetch_add(1, std::memory_order_relaxed);
       trace(q, index, d, GPUSHMEM_MLX5_SYND_WR_FLUSH);
-      q.ci += blocks;
+      q.ci += step;
       ++done;
       continue;
     }
     if (synd == GPUSHMEM_MLX5_SYND_OK) {
-      if (d.index != (index & 0xffffu) || d.qpn != (c.qpn & 0xffffffu) || q.ci + blocks > pi)
+      if (d.index != (index & 0xffffu) || d.qpn != (c.qpn & 0xffffffu) || blocks > left)
         synd = GPUSHMEM_MLX5_SYND_LOCAL_QP_OP;  // not the WQE expected here, not this QP's, or not all published
     }
     if (synd == GPUSHMEM_MLX5_SYND_OK) {
@@ -121,13 +132,14 @@ size_t NicEmulator::serve(Qp &q, uint64_t now) {
     if (synd != GPUSHMEM_MLX5_SYND_OK) {
       q.error = true;
       q.error_syndrome = synd;
+      q.error_index = index & 0xffffu;
       errors_.fetch_add(1, std::memory_order_relaxed);
       complete(q, index, d.opcode, synd, 0);
     } else {
       wqes_.fetch_add(1, std::memory_order_relaxed);
       if (d.signaled) complete(q, index, d.opcode, synd, d.opcode == GPUSHMEM_MLX5_OP_NOP ? 0 : d.bytes);
     }
-    q.ci += blocks;
+    q.ci += step;
     ++done;
   }
   return done;
@@ -195,11 +207,18 @@ void NicEmulator::complete(Qp &q, uint32_t index, uint32_t opcode, uint32_t synd
     std::memcpy(entry, &e, 64);
   }
   uint8_t *cqe = c.cq + static_cast<size_t>(slot) * 64;
-  // Everything but the last word, then the last word (counter, signature, op_own) with release: a poller that
-  // sees the new counter or owner sees the rest, and the data the WQE moved before it.
-  std::memcpy(cqe, entry, 60);
-  uint32_t last;
+  // Everything but the last word (as relaxed atomic words: a poller may read the entry meanwhile), then the last
+  // word (counter, signature, op_own) with release: a poller that sees the new counter or owner sees the rest,
+  // and the data the WQE moved before it.
+  for (int w = 0; w < 7; ++w) {
+    uint64_t v;
+    std::memcpy(&v, entry + w * 8, 8);
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(cqe + w * 8)).store(v, std::memory_order_relaxed);
+  }
+  uint32_t word, last;
+  std::memcpy(&word, entry + 56, 4);
   std::memcpy(&last, entry + 60, 4);
+  std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(cqe + 56)).store(word, std::memory_order_relaxed);
   std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(cqe + 60)).store(last, std::memory_order_release);
   cqes_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -207,10 +226,11 @@ void NicEmulator::complete(Qp &q, uint32_t index, uint32_t opcode, uint32_t synd
 void NicEmulator::trace(const Qp &q, uint32_t index, const mlx5::Decoded &d, uint32_t syndrome) const {
   if (!opt_.trace) return;
   char line[256];
-  std::snprintf(line, sizeof line, "emu: qpn 0x%x wqe %u %s %u B raddr 0x%llx rkey 0x%x laddr 0x%llx lkey 0x%x%s -> %s",
-                q.cfg.qpn, index & 0xffffu, opcode_name(d.opcode), d.bytes, static_cast<unsigned long long>(d.raddr),
-                d.rkey, static_cast<unsigned long long>(d.laddr), d.lkey, d.signaled ? " signaled" : "",
-                syndrome_name(syndrome));
+  std::snprintf(line, sizeof line,
+                "emu: qpn 0x%x wqe %u %s %llu B raddr 0x%llx rkey 0x%x laddr 0x%llx lkey 0x%x%s -> %s", q.cfg.qpn,
+                index & 0xffffu, opcode_name(d.opcode), static_cast<unsigned long long>(d.bytes),
+                static_cast<unsigned long long>(d.raddr), d.rkey, static_cast<unsigned long long>(d.laddr), d.lkey,
+                d.signaled ? " signaled" : "", syndrome_name(syndrome));
   opt_.trace(line);
 }
 
@@ -240,14 +260,16 @@ EmulatorCounters NicEmulator::counters() const {
   c.errors = errors_.load(std::memory_order_relaxed);
   c.flushed = flushed_.load(std::memory_order_relaxed);
   c.doorbells = doorbells_.load(std::memory_order_relaxed);
+  c.bad_records = bad_records_.load(std::memory_order_relaxed);
   return c;
 }
 
-bool NicEmulator::in_error(uint32_t qpn, uint32_t *syndrome) const {
+bool NicEmulator::in_error(uint32_t qpn, uint32_t *syndrome, uint32_t *wqe_index) const {
   std::lock_guard<std::mutex> lock(serve_mu_);
   for (const auto &q : qps_)
     if (q->cfg.qpn == qpn && q->error) {
       if (syndrome != nullptr) *syndrome = q->error_syndrome;
+      if (wqe_index != nullptr) *wqe_index = q->error_index;
       return true;
     }
   return false;

@@ -52,11 +52,12 @@ struct EmulatorOptions {
 };
 
 struct EmulatorCounters {
-  uint64_t wqes = 0;       // executed successfully
-  uint64_t cqes = 0;       // written (errors and flushes included)
-  uint64_t errors = 0;     // WQEs completed with an error syndrome other than WR_FLUSH
-  uint64_t flushed = 0;    // WQEs completed with WR_FLUSH after an error
-  uint64_t doorbells = 0;  // record moves noticed
+  uint64_t wqes = 0;         // executed successfully
+  uint64_t cqes = 0;         // written (errors and flushes included)
+  uint64_t errors = 0;       // WQEs completed with an error syndrome other than WR_FLUSH
+  uint64_t flushed = 0;      // WQEs completed with WR_FLUSH after an error
+  uint64_t doorbells = 0;    // record moves noticed
+  uint64_t bad_records = 0;  // record values behind the consumer index or beyond the ring (ignored)
 };
 
 class NicEmulator {
@@ -83,8 +84,9 @@ class NicEmulator {
   void set_doorbell_delay(uint64_t ns);
 
   EmulatorCounters counters() const;
-  // Whether a QP is in the error state (after an error CQE), and the syndrome that put it there.
-  bool in_error(uint32_t qpn, uint32_t *syndrome = nullptr) const;
+  // Whether a QP is in the error state, and the syndrome and WQE index (low 16 bits) that put it there: the
+  // first error, which a collapsed CQ's entry no longer shows once later WQEs were flushed.
+  bool in_error(uint32_t qpn, uint32_t *syndrome = nullptr, uint32_t *wqe_index = nullptr) const;
 
   static const char *opcode_name(uint32_t opcode);
   static const char *syndrome_name(uint32_t syndrome);
@@ -98,6 +100,7 @@ class NicEmulator {
     uint64_t moved_ns = 0;   // when it last moved (the doorbell delay counts from there)
     bool error = false;
     uint32_t error_syndrome = 0;
+    uint32_t error_index = 0;
     std::atomic<bool> stalled{false};
     int64_t bad_rkey_index = -1;  // guarded by knobs_mu_
   };
@@ -112,7 +115,7 @@ class NicEmulator {
   std::vector<std::unique_ptr<Qp>> qps_;
   mutable std::mutex knobs_mu_;
   std::atomic<uint64_t> cqe_delay_ns_{0}, doorbell_delay_ns_{0};
-  std::atomic<uint64_t> wqes_{0}, cqes_{0}, errors_{0}, flushed_{0}, doorbells_{0};
+  std::atomic<uint64_t> wqes_{0}, cqes_{0}, errors_{0}, flushed_{0}, doorbells_{0}, bad_records_{0};
   std::atomic<bool> stop_{false};
   std::thread thread_;
   mutable std::mutex serve_mu_;  // one pass at a time (the thread, or a test calling poll_once)
