@@ -1,5 +1,6 @@
 #include "ibgda/emu/nic_emulator.hpp"
 
+#include <sched.h>
 #include <time.h>
 
 #include <atomic>
@@ -54,10 +55,16 @@ void NicEmulator::stop() {
 }
 
 void NicEmulator::loop() {
-  uint64_t nap_ns = 1000;
+  uint64_t nap_ns = 1000, last_work = now_ns();
   while (!stop_.load(std::memory_order_acquire)) {
     if (poll_once() != 0) {
       nap_ns = 1000;
+      last_work = now_ns();
+      continue;
+    }
+    // Poll on for spin_ns after the last work (a nap costs tens of microseconds of timer slack), then nap.
+    if (now_ns() - last_work < opt_.spin_ns) {
+      sched_yield();
       continue;
     }
     nap(nap_ns);

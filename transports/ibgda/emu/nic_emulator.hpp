@@ -46,7 +46,8 @@ struct QpConfig {
 struct EmulatorOptions {
   uint64_t doorbell_delay_ns = 0;  // a doorbell is noticed this long after its record moved
   uint64_t cqe_delay_ns = 0;       // each CQE is written this long after its WQE executed
-  uint64_t nap_max_ns = 20000;     // the thread's longest nap while no doorbell moves
+  uint64_t spin_ns = 200000;       // the thread polls this long after the last WQE before it naps
+  uint64_t nap_max_ns = 20000;     // its longest nap while no doorbell moves
   // One line per WQE ("emu: qpn 0x12 wqe 5 WRITE 8 B raddr 0x... rkey 0x... -> ok") when set.
   std::function<void(const std::string &)> trace;
 };

@@ -88,6 +88,7 @@ void add_gpu_checks(Probe *p, int gpu_dma_buf) {
 Probe probe(const std::string &hca, int gpu_dma_buf) {
   Probe p;
 #ifndef GPUSHMEM_PROBE_HAVE_MLX5DV
+  (void)hca;
   p.checks.push_back(make("rdma-core headers at build time", Result::no,
                           "gpushmem was built without <infiniband/mlx5dv.h>",
                           "install rdma-core's headers (Debian/Ubuntu: apt-get install libibverbs-dev) and rebuild"));
