@@ -25,6 +25,7 @@
 #include "gpushmem/ibgda_producer.hpp"
 #include "ibgda/emu/nic_emulator.hpp"
 #include "ibgda_host_mem.hpp"
+#include "ibgda_host_qp.hpp"
 
 namespace emu = gpushmem::ibgda::emu;
 namespace ibgda = gpushmem::ibgda;
@@ -55,39 +56,15 @@ struct Rig {
   emu::LocalTarget target{&remote_keys};
   std::vector<uint8_t> local, remote;
   uint32_t lkey, rkey;
-  std::vector<uint8_t> sq_storage;
-  alignas(64) uint8_t cqe[64];
-  alignas(8) uint32_t dbrec[2] = {0, 0};
-  uint64_t doorbell = 0;
-  alignas(64) gpushmem_ibgda_qp_words_t words{};
-  gpushmem_ibgda_qp_t qp{};
+  gpushmem::test::IbgdaHostQp host;
+  gpushmem_ibgda_qp_t &qp = host.qp;
+  gpushmem_ibgda_qp_words_t &words = host.words;
   emu::NicEmulator nic;
 
-  Rig(uint32_t wqebbs, uint32_t batch, size_t bytes)
-      : local(bytes), remote(bytes), sq_storage(size_t{wqebbs} * 64 + 64) {
+  Rig(uint32_t wqebbs, uint32_t batch, size_t bytes) : local(bytes), remote(bytes), host(0x42, wqebbs, batch) {
     lkey = local_keys.add(local.data(), local.size(), emu::kLocalWrite);
     rkey = remote_keys.add(remote.data(), remote.size(), emu::kAllAccess);
-    uint8_t *sq = sq_storage.data() + (64 - reinterpret_cast<uintptr_t>(sq_storage.data()) % 64) % 64;
-    std::memset(cqe, 0xff, sizeof cqe);
-    qp.sq = sq;
-    qp.dbrec = dbrec;
-    qp.doorbell = &doorbell;
-    qp.cqe = cqe;
-    qp.words = &words;
-    qp.wqebbs = wqebbs;
-    qp.qpn = 0x42;
-    qp.batch = batch;
-    emu::QpConfig c;
-    c.qpn = qp.qpn;
-    c.sq = sq;
-    c.wqebbs = wqebbs;
-    c.dbrec = dbrec;
-    c.doorbell = &doorbell;
-    c.cq = cqe;
-    c.cqes = 1;
-    c.local_keys = &local_keys;
-    c.peer = &target;
-    nic.add_qp(c);
+    nic.add_qp(host.config(&local_keys, &target));
     nic.start();
   }
   mlx5::Remote r(size_t off) { return {reinterpret_cast<uint64_t>(remote.data() + off), rkey}; }

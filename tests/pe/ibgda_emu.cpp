@@ -15,6 +15,7 @@
 #include "ibgda/emu/nic_emulator.hpp"
 #include "ibgda/emu/transport_target.hpp"
 #include "ibgda_host_mem.hpp"
+#include "ibgda_host_qp.hpp"
 #include "net/net.hpp"
 #include "pe_check.h"
 #include "state.hpp"
@@ -72,36 +73,11 @@ int main() {
   const uint32_t rkey =
       wire.add_key(peer, gpushmem::transport::Region::heap, addr(base), gpushmem::rt().heap.size(), emu::kAllAccess);
 
-  constexpr uint32_t kWqebbs = 64;
-  std::vector<uint8_t> sq(kWqebbs * 64 + 64);
-  uint8_t *sq_aligned = sq.data() + (64 - addr(sq.data()) % 64) % 64;
-  alignas(64) uint8_t cqe[64];
-  std::memset(cqe, 0xff, sizeof cqe);
-  alignas(8) uint32_t dbrec[2] = {0, 0};
-  uint64_t doorbell = 0;
-  alignas(64) gpushmem_ibgda_qp_words_t words{};
-  gpushmem_ibgda_qp_t qp{};
-  qp.sq = sq_aligned;
-  qp.dbrec = dbrec;
-  qp.doorbell = &doorbell;
-  qp.cqe = cqe;
-  qp.words = &words;
-  qp.wqebbs = kWqebbs;
-  qp.qpn = 0x100 + static_cast<uint32_t>(me);
-  qp.batch = 8;
+  gpushmem::test::IbgdaHostQp host(0x100 + static_cast<uint32_t>(me), 64, 8);
+  const gpushmem_ibgda_qp_t &qp = host.qp;
+  const gpushmem_ibgda_qp_words_t &words = host.words;
   emu::NicEmulator nic;
-  emu::QpConfig c;
-  c.qpn = qp.qpn;
-  c.sq = sq_aligned;
-  c.wqebbs = kWqebbs;
-  c.dbrec = dbrec;
-  c.doorbell = &doorbell;
-  c.cq = cqe;
-  c.cqes = 1;
-  c.collapsed = true;
-  c.local_keys = &local_keys;
-  c.peer = &wire;
-  nic.add_qp(c);
+  nic.add_qp(host.config(&local_keys, &wire));
   nic.start();
   shmem_barrier_all();
 

@@ -17,6 +17,7 @@
 #include "gpushmem/ibgda_producer.hpp"
 #include "ibgda/emu/nic_emulator.hpp"
 #include "ibgda_host_mem.hpp"
+#include "ibgda_host_qp.hpp"
 
 namespace emu = gpushmem::ibgda::emu;
 namespace ibgda = gpushmem::ibgda;
@@ -38,45 +39,20 @@ struct Rig {
   emu::LocalTarget target{&remote_keys};
   std::vector<uint8_t> local, remote;
   uint32_t lkey = 0, rkey = 0;
-  uint8_t *sq = nullptr;
-  alignas(64) uint8_t cqe[64];
-  alignas(8) uint32_t dbrec[2] = {0, 0};
-  uint64_t doorbell = 0;
-  alignas(64) gpushmem_ibgda_qp_words_t words{};
-  gpushmem_ibgda_qp_t qp{};
+  gpushmem::test::IbgdaHostQp host;
+  gpushmem_ibgda_qp_t &qp = host.qp;
+  gpushmem_ibgda_qp_words_t &words = host.words;
+  uint8_t *sq = host.sq;
+  uint32_t *dbrec = host.dbrec;
   emu::NicEmulator nic;
 
-  Rig(uint32_t wqebbs, uint32_t batch, size_t bytes = 1 << 20) : local(bytes), remote(bytes) {
+  Rig(uint32_t wqebbs, uint32_t batch, size_t bytes = 1 << 20)
+      : local(bytes), remote(bytes), host(0x77, wqebbs, batch) {
     lkey = local_keys.add(local.data(), local.size(), emu::kLocalWrite);
     rkey = remote_keys.add(remote.data(), remote.size(), emu::kAllAccess);
-    sq = static_cast<uint8_t *>(std::aligned_alloc(64, size_t{wqebbs} * 64));
-    std::memset(sq, 0, size_t{wqebbs} * 64);
-    std::memset(cqe, 0xff, sizeof cqe);
-    qp.sq = sq;
-    qp.dbrec = dbrec;
-    qp.doorbell = &doorbell;
-    qp.cqe = cqe;
-    qp.words = &words;
-    qp.wqebbs = wqebbs;
-    qp.qpn = 0x77;
-    qp.batch = batch;
-    emu::QpConfig c;
-    c.qpn = qp.qpn;
-    c.sq = sq;
-    c.wqebbs = wqebbs;
-    c.dbrec = dbrec;
-    c.doorbell = &doorbell;
-    c.cq = cqe;
-    c.cqes = 1;
-    c.collapsed = true;
-    c.local_keys = &local_keys;
-    c.peer = &target;
-    nic.add_qp(c);
+    nic.add_qp(host.config(&local_keys, &target));
   }
-  ~Rig() {
-    nic.stop();
-    std::free(sq);
-  }
+  ~Rig() { nic.stop(); }
   mlx5::Local l(size_t off) { return {addr(local.data() + off), lkey}; }
   mlx5::Remote r(size_t off) { return {addr(remote.data() + off), rkey}; }
 };

@@ -14,13 +14,13 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                              \
-  do {                                                                     \
-    cudaError_t e_ = (x);                                                  \
-    if (e_ != cudaSuccess) {                                               \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));       \
-      std::exit(1);                                                        \
-    }                                                                      \
+#define CK(x)                                                       \
+  do {                                                              \
+    cudaError_t e_ = (x);                                           \
+    if (e_ != cudaSuccess) {                                        \
+      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                 \
+    }                                                               \
   } while (0)
 
 __global__ void spin(unsigned long long ns) {
@@ -71,10 +71,8 @@ int main(int argc, char **argv) {
     if (cuStreamWriteValue32(reinterpret_cast<CUstream>(s), reinterpret_cast<CUdeviceptr>(dev), 7, 0) != CUDA_SUCCESS)
       std::exit(2);
   });
-  const double m2d =
-      median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, mapped_dev, 4, cudaMemcpyDeviceToDevice, s)); });
-  const double m2d64 =
-      median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, mapped_dev, 64, cudaMemcpyDeviceToDevice, s)); });
+  const double m2d = median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, mapped_dev, 4, cudaMemcpyDeviceToDevice, s)); });
+  const double m2d64 = median_us(n, s, [&] { CK(cudaMemcpyAsync(dev, mapped_dev, 64, cudaMemcpyDeviceToDevice, s)); });
   std::printf(
       "copy: median us over %d: h2d-pinned %.1f  d2h-pinned %.1f  d2h-pageable %.1f  writevalue %.1f  "
       "mapped-as-d2d %.1f  mapped-as-d2d-64B %.1f\n",
