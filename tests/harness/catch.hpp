@@ -7,6 +7,7 @@
 #error "GPUSHMEM_CATCH2_MAJOR is not defined: make unit tests with gpushmem_add_unit_test()"
 #elif GPUSHMEM_CATCH2_MAJOR == 3
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
 #elif GPUSHMEM_CATCH2_MAJOR == 2
 #include <catch2/catch.hpp>
 #else
