@@ -121,7 +121,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     GPUSHMEM_CHECK(ensure_bounce(call, *s));
     char *at = bounce_ + bounce_used_;
     std::memcpy(at, src, bytes);
-    cudaError_t e = cudaMemcpyAsync(base + offset, at, bytes, cudaMemcpyHostToDevice, s->stream);
+    cudaError_t e = copy_beside_kernels(base + offset, at, bytes, s->stream);
     if (e != cudaSuccess)
       return rt_failed(e, call, "check that no earlier kernel failed",
                        "cudaMemcpyAsync(dst=%p, %zu bytes from the pinned bounce buffer) on GPU %d",

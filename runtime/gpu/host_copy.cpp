@@ -9,7 +9,7 @@ Status copy(const char *call, void *dst, const void *src, size_t bytes) {
   Session *s = session();
   if (s == nullptr) return Status::not_supported;
   ContextScope in_pe_context;
-  cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s->stream);
+  cudaError_t e = copy_beside_kernels(dst, src, bytes, s->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
   if (e != cudaSuccess)
     return rt_failed(e, call,

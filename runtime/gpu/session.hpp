@@ -42,4 +42,9 @@ void release_stages();
 Status create_team_table(const char *call, Session &s);
 void free_team_table(Session &s);
 
+// cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream) for the threads that serve the network (memory
+// agent, staging): asks CUDA to run it beside this process's running kernels, which a plain small copy from host
+// memory may wait for (the kernel may be waiting for this very copy). `stream` is not the legacy default stream.
+cudaError_t copy_beside_kernels(void *dst, const void *src, size_t bytes, cudaStream_t stream);
+
 }  // namespace gpushmem::gpu

@@ -60,7 +60,7 @@ void return_stage(const Stage &st) {
 
 Status stage_copy_start(const char *call, const Stage &st, void *dst, const void *src, size_t bytes) {
   ContextScope in_pe_context;
-  cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(st.stream));
+  cudaError_t e = copy_beside_kernels(dst, src, bytes, static_cast<cudaStream_t>(st.stream));
   if (e != cudaSuccess)
     return rt_failed(e, call, "check that the GPU buffer is valid device memory of this process",
                      "cudaMemcpyAsync(dst=%p, src=%p, %zu bytes) for staging through host memory", dst, src, bytes);
