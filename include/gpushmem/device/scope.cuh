@@ -24,6 +24,8 @@ struct thread_scope {
   __device__ static unsigned int rank() { return 0; }
   __device__ static unsigned int size() { return 1; }
   __device__ static void sync() {}
+  /* Rank 0's v, returned to every member of the group (all of them call it). */
+  __device__ static unsigned long long share(unsigned long long v) { return v; }
 };
 
 /* A warp: 32 threads, or fewer for the last warp of a block whose size is not a multiple of 32. */
@@ -39,6 +41,7 @@ struct warp_scope {
   }
   /* Also orders the memory accesses of the lanes before it ahead of those after it. */
   __device__ static void sync() { __syncwarp(mask()); }
+  __device__ static unsigned long long share(unsigned long long v) { return __shfl_sync(mask(), v, 0); }
 };
 
 struct block_scope {
@@ -46,6 +49,14 @@ struct block_scope {
   __device__ static unsigned int size() { return block_thread_count(); }
   /* Also orders the memory accesses of the block's threads before it ahead of those after it. */
   __device__ static void sync() { __syncthreads(); }
+  __device__ static unsigned long long share(unsigned long long v) {
+    __shared__ unsigned long long shared_value;
+    if (rank() == 0) shared_value = v;
+    __syncthreads();
+    v = shared_value;
+    __syncthreads();  // every thread has read it before a later share rewrites it
+    return v;
+  }
 };
 
 }  // namespace device
