@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/cpu_memory_agent.hpp"
 #include "api/api_common.hpp"
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
@@ -36,6 +37,8 @@ using detail::g_active;
 std::vector<Kind> g_kind;
 std::vector<std::string> g_why;  // per PE: why it is reached the way it is
 std::string g_reject;            // why this PE could not set up the network (empty: it could)
+// GPUSHMEM_TEST_HEAP_AGENT: the CPU agent serving the host heap's network operations (outlives g_transport).
+std::unique_ptr<transport::CpuMemoryAgent> g_test_heap_agent;
 
 // GPUSHMEM_TRANSPORTS as a list; empty: the default (p2p, then ucx).
 std::vector<std::string> transports_list() {
@@ -269,7 +272,15 @@ Status init(const char *call, bool globals_everywhere) {
   }
   std::unique_ptr<ucx::UcxTransport> t = api != nullptr ? ucx::UcxTransport::create(api, opt) : nullptr;
   bool ok = t != nullptr;
-  if (ok) ok = t->register_region(Region::heap, r.heap.base(), r.heap.mapped_bytes()) == Status::ok;
+  if (ok) {
+    // GPUSHMEM_TEST_HEAP_AGENT: the host heap through a CPU memory agent, as a GPU heap is served (emu tests).
+    transport::MemoryAgent *heap_agent = nullptr;
+    if (env::get().GPUSHMEM_TEST_HEAP_AGENT) {
+      g_test_heap_agent = std::make_unique<transport::CpuMemoryAgent>(r.heap.base(), r.heap.mapped_bytes());
+      heap_agent = g_test_heap_agent.get();
+    }
+    ok = t->register_region(Region::heap, r.heap.base(), r.heap.mapped_bytes(), heap_agent) == Status::ok;
+  }
   if (ok && globals_everywhere && r.data.size() != 0)
     ok = t->register_region(Region::globals, r.data.start(), r.data.size()) == Status::ok;
   // GPU mode: the GPU heap, served by this PE's agent (UCX here cannot reach device memory): its whole
@@ -335,6 +346,7 @@ void finalize() {
   g_active = nullptr;
   delete g_transport;
   g_transport = nullptr;
+  g_test_heap_agent.reset();
   g_kind.clear();
   g_why.clear();
 }

@@ -9,7 +9,11 @@
 //   - PUT_SIGNAL of 2000 bytes whose signal the target waits for with shmem_uint64_wait_until before checking
 //     the payload; SIGNAL (add);
 //   - compare-and-swap and swap through AMO_FETCH; FENCE; QUIET (completed passes it once the network
-//     operations before it are complete at the target).
+//     operations before it are complete at the target);
+//   - rendezvous-sized transfers both ways at once: each PE's proxy puts 1 MiB into the other's heap and gets
+//     64 KiB + 1 from it, each proxy waiting in its own transfer while it serves the peer's.
+// With GPUSHMEM_TEST_HEAP_AGENT=1 (pe.proxy_emu.agent) every operation on the heap travels as a message the
+// target's memory agent executes, as on a GPU heap without GPUDirect.
 #include <shmem.h>
 
 #include <atomic>
@@ -41,6 +45,8 @@ struct Sym {
   unsigned char body[kThreads][kPerThread][kBody];
   unsigned char signalled[2000];
   uint64_t counter, ticket, sig, sig_add, swap_word;
+  unsigned char big[1 << 20];             // the peer's 1 MiB put lands here
+  unsigned char big_src[(64 << 10) + 1];  // what the peer gets
 };
 
 unsigned char pattern(int pe, int salt, size_t k) {
@@ -186,6 +192,24 @@ int main() {
     PE_FAIL("get of the peer's counter and ticket: %llu %llu, expected 300 100",
             static_cast<unsigned long long>(got[0]), static_cast<unsigned long long>(got[1]));
 
+  // Rendezvous-sized transfers, both PEs at once.
+  for (size_t k = 0; k < sizeof sym->big_src; ++k) sym->big_src[k] = pattern(me, 11, k);
+  std::vector<unsigned char> big(sizeof sym->big), back(sizeof sym->big_src);
+  for (size_t k = 0; k < big.size(); ++k) big[k] = pattern(me, 13, k);
+  shmem_barrier_all();  // both sources are ready
+  issue(mine.c, slot(remote_of(sym->big), big.data(), static_cast<uint32_t>(big.size())), GPUSHMEM_PROXY_OP_PUT, 0,
+        peer);
+  const uint64_t big_get = issue(mine.c, slot(remote_of(sym->big_src), back.data(), static_cast<uint32_t>(back.size())),
+                                 GPUSHMEM_PROXY_OP_GET, 0, peer);
+  wait_completed(mine.c, big_get + 1, "a 1 MiB put and a 64 KiB + 1 get");
+  for (size_t k = 0; k < back.size(); ++k)
+    if (back[k] != pattern(peer, 11, k)) {
+      PE_FAIL("64 KiB + 1 get, byte %zu: 0x%02x, expected 0x%02x", k, back[k], pattern(peer, 11, k));
+      break;
+    }
+  const uint64_t q3 = issue(mine.c, gpushmem_proxy_slot_t{}, GPUSHMEM_PROXY_OP_QUIET, 0, peer);
+  wait_completed(mine.c, q3 + 1, "the quiet after the 1 MiB put");
+
   // The target's side: what the peer's proxy delivered here.
   shmem_uint64_wait_until(&sym->sig, SHMEM_CMP_EQ, 42);
   shmem_uint64_wait_until(&sym->sig_add, SHMEM_CMP_EQ, 5);
@@ -210,6 +234,11 @@ int main() {
   if (sym->counter != 300 || sym->ticket != 100)
     PE_FAIL("counter %llu (expected 300), ticket %llu (expected 100)", static_cast<unsigned long long>(sym->counter),
             static_cast<unsigned long long>(sym->ticket));
+  for (size_t k = 0; k < sizeof sym->big; ++k)
+    if (sym->big[k] != pattern(peer, 13, k)) {
+      PE_FAIL("1 MiB put, byte %zu: 0x%02x, expected 0x%02x", k, sym->big[k], pattern(peer, 13, k));
+      break;
+    }
   if (sym->swap_word != 200u + static_cast<uint64_t>(peer))
     PE_FAIL("swap word %llu, expected %d", static_cast<unsigned long long>(sym->swap_word), 200 + peer);
   service.stop();

@@ -319,7 +319,10 @@ Status UcxTransport::wire_up(bool higher) {
     if (!peers_[static_cast<size_t>(pe)].wanted || (pe > opt_.my_pe) != higher) continue;
     ucp_ep_h ep;
     ucp_rkey_h rkey;
-    GPUSHMEM_CHECK(endpoint_locked(c, pe, Region::heap, &ep, &rkey));
+    if (agent_region(pe, Region::heap))  // no key: its operations travel as agent requests
+      GPUSHMEM_CHECK(ep_locked(c, pe, &ep));
+    else
+      GPUSHMEM_CHECK(endpoint_locked(c, pe, Region::heap, &ep, &rkey));
     ucp_request_param_t param{};
     flushes.emplace_back(pe, api_->ucp_ep_flush_nbx(ep, &param));
   }
