@@ -8,6 +8,7 @@
 
 #include "core/log.hpp"
 #include "proxy/proxy_cpus.hpp"
+#include "proxy/thread_stack.hpp"
 
 namespace gpushmem::proxy {
 
@@ -162,6 +163,7 @@ std::vector<std::string> Service::stats_report() const {
 }
 
 void Service::loop() {
+  if (opt_.watchdog_ns != 0 && opt_.stacks) prepare_stack_report();
   if (!pin_this_thread(opt_.cpus))
     GPUSHMEM_LOG_WARN(log::Subsys::net, "proxy: could not pin its thread to CPUs %s; it runs where the system puts it",
                       format_cpu_list(opt_.cpus).c_str());
@@ -210,6 +212,7 @@ int Service::check_stuck(uint64_t now) {
                   static_cast<double>(now - seen_executing_ns_) * 1e-9, who);
     opt_.report(line);
     ++reports;
+    report_stack();
   }
   // Outside every request, in the backend's progress: serving what peers sent this PE (their operations on its
   // GPU heap go through the memory agent there), or the network itself.
@@ -228,6 +231,7 @@ int Service::check_stuck(uint64_t now) {
                   static_cast<double>(now - seen_progress_ns_) * 1e-9);
     opt_.report(line);
     ++reports;
+    report_stack();
   }
   for (uint32_t id = 0; id < channels_.size(); ++id) {
     const ChannelConsumer &c = *channels_[id];
@@ -278,6 +282,14 @@ int Service::check_stuck(uint64_t now) {
     }
   }
   return reports;
+}
+
+void Service::report_stack() {
+  if (!opt_.stacks || !thread_.joinable()) return;
+  if (!report_thread_stack(thread_.native_handle(),
+                           "gpushmem proxy: where the proxy thread waits (addr2line -f -C -e <library> <offset> names "
+                           "a frame of gpushmem):"))
+    opt_.report("proxy: the proxy thread did not answer the request for its stack");
 }
 
 void Service::watchdog_loop() {

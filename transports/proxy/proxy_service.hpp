@@ -29,6 +29,7 @@ struct ServiceOptions {
   uint64_t watchdog_period_ns = 0;  // how often the watchdog looks (0: a quarter of watchdog_ns, <= 1 s)
   bool stats = false;               // GPUSHMEM_PROXY_STATS: time every request in the backend (stats_report)
   std::vector<int> cpus;            // the proxy thread pins itself to these (proxy_cpus.hpp); empty: anywhere
+  bool stacks = true;               // a report of a proxy thread stuck in a request or the progress adds its stack
   // Where the watchdog's reports go (default: the log, as errors).
   std::function<void(const std::string &)> report;
   // Called at each watchdog look too (the runtime reports a failed kernel's sticky device error from here).
@@ -100,6 +101,8 @@ class Service {
   bool read_executing(ExecutingView *out) const;
   void loop();
   void watchdog_loop();
+  // Asks the proxy thread for its stack (ServiceOptions::stacks), after a report that it is stuck.
+  void report_stack();
   bool execute(uint32_t id, const Request &r);
 
   Backend *backend_;
