@@ -1,0 +1,160 @@
+#!/bin/bash
+# Device calls of 2026-12-06 (third session) for issues 13 and 14: call8.sh [-d SECONDS] STEP... (logs and summary.txt in $OUT)
+#   build     configure and build build-dev with all cores (add NVSHMEM=1 to also build the _nvshmem perftest twins)
+#   latency   device shmem_p/shmem_g latency through the proxy, unbound, GPUSHMEM_PROXY_STATS=1
+#   compat    issue 15: gpu.compat.* (NVSHMEM-style programs) and pkg.install (the installed CUDA consumers)
+#   ucxinfo   ucx_info -v and the transports UCX finds here (has it CUDA?)
+#   vhost     the gpu-vhost tests one at a time (VHOST_ENV: more environment, e.g. UCX_TLS=tcp,self) (each capped at CAP s, default 100), most important first,
+#             until the call's deadline (-d, seconds from the start, default 540) is near
+#   p2p       ctest -L gpu -LE gpu-vhost -j 8 (the P2P suite)
+#   probe     slice_probe.cu: 4-byte copies' latency alone, beside another process's spinning kernel, and both
+#             under an MPS daemon (is the GPU time-sliced between the two PEs' contexts?)
+#   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
+#   drain     proxy_drain_rate with 32x8, 132x8 and 264x16 producer warps
+#   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
+#   nvshmem   shmem_p_latency and shmem_put_latency, gpushmem and the _nvshmem twin, P2P, 2 PEs on the GPU
+#   figures   perftest/run_proxy.sh (hand-off, drain rate, put_bw thread/warp/block next to P2P)
+set -u
+deadline=540
+if [ "${1:-}" = -d ]; then deadline=$2; shift 2; fi
+export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+R=$PWD O=${OUT:-/tmp/out}; mkdir -p $O; B=$R/build-dev
+# The programs of the gpu-vhost tests (BUILD_TARGETS=vhost builds only these: a whole build took 393 s on a fresh H100
+# machine in call 5 of this session).
+VHOST_TARGETS="gpu_device_api_amo gpu_device_api_barrier gpu_device_api_bytes gpu_device_api_coll gpu_device_api_event
+  gpu_device_api_rma gpu_device_api_signal gpu_device_api_wait gpu_device_api_wait_deprecated gpu_net_gpu_heap
+  gpu_proxy_device gpu_stream_graph gpushmem_gpu_probe jacobi_halo moe_dispatch ring_kernel"
+# Names the frames "lib(+0xoffset)[addr]" of the proxy thread stacks the watchdog prints (filter: stdin to stdout).
+symbolize() {
+  while IFS= read -r l; do
+    if [[ $l =~ ([^ :]+)\(\+(0x[0-9a-f]+)\) ]]; then
+      echo "$l  $(addr2line -f -C -e "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" 2>/dev/null | head -1 | cut -c1-160)"
+    else echo "$l"; fi
+  done
+}
+t0=$SECONDS; say() { echo "[$((SECONDS-t0)) s] $*" | tee -a $O/summary.txt; }
+left() { echo $((deadline - (SECONDS - t0))); }
+cleanup() {
+  pkill -9 -f "$B/bin/" 2>/dev/null; pkill -9 mpirun 2>/dev/null; pkill -9 -f gpushmem-vhost 2>/dev/null; sleep 1
+  for d in /tmp/gpushmem-mps.*/pipe; do [ -S $d/control ] && echo quit | CUDA_MPS_PIPE_DIRECTORY=$d nvidia-cuda-mps-control; done 2>/dev/null
+  sleep 1; pkill -9 -f nvidia-cuda-mps 2>/dev/null; rm -rf /tmp/gpushmem-mps.*
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> $O/summary.txt
+for step in "$@"; do case $step in
+build)
+  extra=""
+  if [ "${NVSHMEM:-0}" = 1 ]; then
+    nv=$(python3 -c 'import nvidia.nvshmem, os; print(os.path.dirname(nvidia.nvshmem.__file__))' 2>/dev/null || true)
+    [ -z "$nv" ] && nv=$(python3 -c 'import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], "nvshmem"))')
+    extra="-DGPUSHMEM_PERFTEST_NVSHMEM_ROOT=$nv -DGPUSHMEM_PERFTEST_NVSHMEM_COLLECTIVES=OFF"
+  fi
+  targets=""; [ "${BUILD_TARGETS:-all}" = vhost ] && targets="--target $VHOST_TARGETS"
+  [ "${BUILD_TARGETS:-all}" != all ] && [ "${BUILD_TARGETS}" != vhost ] && targets="--target $BUILD_TARGETS"
+  cmake -S . -B $B -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_WERROR=ON -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+    -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include $extra > /tmp/configure.log 2>&1 && cmake --build $B -j 16 $targets > /tmp/build.log 2>&1 \
+    || { grep -E "error|Error" -A3 /tmp/build.log /tmp/configure.log | head -60 | tee $O/build-errors.txt; say "build FAILED"; exit 1; }
+  say "built ($extra)";;
+latency)
+  lat() { # name, program, args...
+    local name=$1; shift
+    { echo "=== $name"; GPUSHMEM_PROXY_STATS=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo SHMEM_SYMMETRIC_SIZE=1G GPUSHMEM_BOOTSTRAP=mpi \
+        timeout -k 5 60 mpirun -np 2 --bind-to none $B/bin/gpushmem-vhost --hosts 2 -- "$@" 2>&1; } >> $O/latency.txt
+    say "$name: $(sed -n "/=== $name/,\$p" $O/latency.txt | grep -E '"median"|memory agent: put|proxy: ' | cut -c1-160 | head -8 | tr '\n' ' ')"
+    cleanup
+  }
+  lat "device p" $B/bin/shmem_p_latency -n 200 -w 20 -r 3
+  lat "device g" $B/bin/shmem_g_latency -n 200 -w 20 -r 3;;
+compat)
+  (cd $B && timeout -k 5 $(($(left) - 10)) ctest -R 'compat|pkg\.install' --timeout 120 --output-on-failure -V > $O/compat.txt 2>&1)
+  grep -E "Passed|Failed|\*\*\*|tests passed" $O/compat.txt | grep -E "Test +#|tests passed" | sed 's/ \+/ /g' >> $O/summary.txt
+  cleanup; say "compat done";;
+vhost)
+  cap=${CAP:-100}
+  # TESTS: which (default: all, most important first); a name with :nomps runs with GPUSHMEM_TEST_MPS=off, with
+  # :conn32 with CUDA_DEVICE_MAX_CONNECTIONS=32
+  for t in ${TESTS:-device_api.rma device_api.bytes device_api.amo device_api.signal device_api.wait device_api.barrier \
+           device_api.event device_api.coll stream_graph example.ring_kernel example.jacobi_halo example.moe_dispatch \
+           proxy_device net_gpu_heap device_api.wait_deprecated}; do
+    mps=on; conn=; case $t in *:nomps*) mps=off;; esac; case $t in *:conn32*) conn=32;; esac; t=${t%%:*}
+    for l in ${LAUNCHERS:-mpi}; do
+      n="gpu.$t.$l-vh2.np2"
+      if [ $(left) -lt 30 ]; then say "$n: not run (deadline)"; continue; fi
+      c=$cap; [ $(left) -lt $((c + 15)) ] && c=$(($(left) - 15))
+      s=$SECONDS
+      (cd $B && env ${conn:+CUDA_DEVICE_MAX_CONNECTIONS=$conn} ${VHOST_ENV:-} GPUSHMEM_TEST_MPS=$mps GPUSHMEM_PROXY_TIMEOUT=${PT:-15} \
+        GPUSHMEM_DEVICE_TIMEOUT=${DT:-25} timeout -k 5 $c ctest -V -R "^${n//./\\.}\$" > /tmp/vhost-one.txt 2>&1); rc=$?
+      cleanup
+      r=$(grep -oE "(Passed|Failed|\*\*\*[A-Za-z ]+|Not Run)" /tmp/vhost-one.txt | head -1)
+      { echo "=== $n (MPS $mps${conn:+, $conn connections})"; grep -vE "^[0-9]+: *$|UpdateCTestConfiguration|Parse Config|Add coverage|Test project|Constructing|Checking test dependency|^test [0-9]" /tmp/vhost-one.txt \
+          | grep -vE "^(Label Time|RESOURCE_LOCK|gpu|gpu-vhost|gpushmem_gpu) +=|Errors while running|Output from these|Use \"--rerun|tests passed, |^Total Test time|The following tests" \
+          | symbolize | cut -c1-400 | tail -${KEEP:-300}; } >> $O/vhost.txt
+      [ $rc = 124 ] && r="killed at ${c} s"
+      say "$n (MPS $mps${conn:+, $conn connections}): ${r:-?} ($((SECONDS - s)) s)"
+    done
+  done;;
+probe)
+  P=$R/docs/results/2026-12-06-gpu-proxy
+  /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $P/slice_probe.cu -lcuda -o /tmp/slice_probe || { say "probe: no build"; continue; }
+  probe() { # label
+    { echo "=== $1"; /tmp/slice_probe copy 200; } >> $O/probe.txt 2>&1
+    say "probe $1: $(tail -1 $O/probe.txt)"
+  }
+  probe "alone"
+  /tmp/slice_probe spin 6 > /dev/null & sleep 1; probe "beside a spinning kernel"; wait
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
+  if nvidia-cuda-mps-control -d; then
+    probe "MPS, alone"
+    /tmp/slice_probe spin 6 > /dev/null & sleep 1; probe "MPS, beside a spinning kernel"
+    echo get_server_list | nvidia-cuda-mps-control >> $O/probe.txt 2>&1; wait
+    echo quit | nvidia-cuda-mps-control; sleep 2
+  fi
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  nvidia-smi -q | grep -iE "compute mode|timeslice|mig mode" -A1 | head -10 >> $O/probe.txt;;
+ucxinfo)
+  { ucx_info -v; ucx_info -d | grep -E "Transport|Memory domain" | sort | uniq -c; } > $O/ucxinfo.txt 2>&1
+  say "ucx: $(head -2 $O/ucxinfo.txt | tr '\n' ' ') transports: $(grep Transport $O/ucxinfo.txt | awk '{print $NF}' | tr '\n' ' ')";;
+selfprobe)
+  P=$R/docs/results/2026-12-06-gpu-proxy-2
+  /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $P/self_probe.cu -lcuda -o /tmp/self_probe || { say "selfprobe: no build"; continue; }
+  for mps in off on; do
+    if [ $mps = on ]; then
+      export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
+      nvidia-cuda-mps-control -d || { say "no MPS"; break; }
+    fi
+    for conn in ${SP_CONNS:-8 32}; do for grid in ${SP_GRIDS:-1 1056 4000}; do
+      r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn timeout -k 2 40 /tmp/self_probe $grid 16 legacy 2>&1 | tail -1)
+      say "selfprobe MPS $mps, $conn connections: $r"
+    done; done
+    r=$(timeout -k 2 40 /tmp/self_probe 1056 16 nonblocking 2>&1 | tail -1); say "selfprobe MPS $mps: $r"
+    if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
+  done;;
+drain)
+  # proxy_drain_rate CAPACITY REQUESTS CTAS WARPS REPEATS BATCH: more producers than run_proxy.sh's 32 x 8 warps
+  for cfg in "4096 8000000 32 8 5 32" "16384 16000000 132 8 5 32" "65536 32000000 264 16 3 64"; do
+    r=$(timeout -k 2 60 $B/bin/proxy_drain_rate $cfg 2>&1 | grep -E "^json:|M slots" | tail -2 | tr '\n' ' ')
+    say "drain $cfg: $r"
+  done;;
+hostp)
+  { echo "=== host p to gpu heap"; GPUSHMEM_SYMMETRIC_HEAP=gpu GPUSHMEM_PROXY_STATS=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo \
+      SHMEM_SYMMETRIC_SIZE=1G GPUSHMEM_BOOTSTRAP=mpi timeout -k 5 60 mpirun -np 2 --bind-to none $B/bin/gpushmem-vhost \
+      --hosts 2 -- $B/bin/host_p_latency -r 5 -d int 2>&1; } >> $O/latency.txt
+  say "host p to gpu heap: $(sed -n '/=== host p/,$p' $O/latency.txt | grep -E 'median|memory agent' | cut -c1-160 | head -6 | tr '\n' ' ')"
+  cleanup;;
+nvshmem)
+  for p in shmem_p_latency shmem_put_latency; do
+    for v in $p ${p}_nvshmem; do
+      [ -x $B/bin/$v ] || [ -x $B/perftest/device/$v ] || { say "$v: not built"; continue; }
+      x=$B/bin/$v; [ -x $x ] || x=$B/perftest/device/$v
+      { echo "=== $v"; NVSHMEM_BOOTSTRAP=MPI timeout -k 5 60 mpirun -np 2 --bind-to none $x -n 200 -w 20 -r 3 2>&1; } >> $O/nvshmem.txt
+      say "$v: $(sed -n "/=== $v\$/,\$p" $O/nvshmem.txt | grep -E '^[0-9]+ ' | head -4 | tr -s ' ' | tr '\n' ';')"
+      cleanup
+    done
+  done;;
+p2p)
+  (cd $B && timeout -k 5 $(($(left) - 10)) ctest -L gpu -LE gpu-vhost -j 8 --timeout 100 --output-on-failure > $O/gpu-p2p.txt 2>&1)
+  grep -E "tests passed|\*\*\*|Failed" $O/gpu-p2p.txt | head -20 >> $O/summary.txt
+  cleanup; say "p2p done";;
+figures)
+  CUDA_VISIBLE_DEVICES=0 timeout -k 5 $(($(left) - 10)) perftest/run_proxy.sh -B $B -o $O/proxy -t $(($(left) - 20)) > $O/proxy.txt 2>&1
+  say "figures done";;
+esac; done
