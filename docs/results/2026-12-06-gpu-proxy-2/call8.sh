@@ -9,6 +9,7 @@
 #   p2p       ctest -L gpu -LE gpu-vhost -j 8 (the P2P suite)
 #   probe     slice_probe.cu: 4-byte copies' latency alone, beside another process's spinning kernel, and both
 #             under an MPS daemon (is the GPU time-sliced between the two PEs' contexts?)
+#   p2pab     this tree's P2P perftest against dbedb03's (.deps/base.tar; P2PAB=1 at build builds it), alternating
 #   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
 #   drain     proxy_drain_rate with 32x8, 132x8 and 264x16 producer warps
 #   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
@@ -42,6 +43,14 @@ cleanup() {
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> $O/summary.txt
 for step in "$@"; do case $step in
 build)
+  if [ "${P2PAB:-0}" = 1 ]; then
+    rm -rf /tmp/base && mkdir -p /tmp/base && tar -xf .deps/base.tar -C /tmp/base
+    (cmake -S /tmp/base -B /tmp/base/build-ab -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_BUILD_TESTS=OFF \
+       -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include > $O/cfg-old.log 2>&1 &&
+     cmake --build /tmp/base/build-ab -j 6 --target shmem_p_latency shmem_put_latency reduction_latency host_put_latency \
+       > $O/build-old.log 2>&1) &
+    P2P_TARGETS="shmem_p_latency shmem_put_latency reduction_latency host_put_latency"
+  fi
   extra=""
   if [ "${NVSHMEM:-0}" = 1 ]; then
     nv=$(python3 -c 'import nvidia.nvshmem, os; print(os.path.dirname(nvidia.nvshmem.__file__))' 2>/dev/null || true)
@@ -50,6 +59,7 @@ build)
   fi
   targets=""; [ "${BUILD_TARGETS:-all}" = vhost ] && targets="--target $VHOST_TARGETS"
   [ "${BUILD_TARGETS:-all}" != all ] && [ "${BUILD_TARGETS}" != vhost ] && targets="--target $BUILD_TARGETS"
+  [ -n "$targets" ] && [ -n "${P2P_TARGETS:-}" ] && targets="$targets $P2P_TARGETS"
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_WERROR=ON -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include $extra > /tmp/configure.log 2>&1 && cmake --build $B -j 16 $targets > /tmp/build.log 2>&1 \
     || { grep -E "error|Error" -A3 /tmp/build.log /tmp/configure.log | head -60 | tee $O/build-errors.txt; say "build FAILED"; exit 1; }
@@ -113,6 +123,19 @@ probe)
 ucxinfo)
   { ucx_info -v; ucx_info -d | grep -E "Transport|Memory domain" | sort | uniq -c; } > $O/ucxinfo.txt 2>&1
   say "ucx: $(head -2 $O/ucxinfo.txt | tr '\n' ' ') transports: $(grep Transport $O/ucxinfo.txt | awk '{print $NF}' | tr '\n' ' ')";;
+p2pab)
+  # The P2P fast paths against the session's starting commit (.deps/base.tar = dbedb03): its perftest built beside
+  # this tree's (started in the background at the build step when P2PAB=1), then alternating runs, 2 PEs on the GPU.
+  wait
+  [ -x /tmp/base/build-ab/bin/shmem_p_latency ] || { say "p2pab: no base build ($(tail -3 $O/build-old.log 2>/dev/null))"; continue; }
+  export NEW=$B OLD=/tmp/base/build-ab
+  P=$R/docs/results/2026-12-06-gpu-proxy-2/ab_device.sh
+  for a in "shmem_p_latency -n 200 -w 20 -r 3" "shmem_put_latency -b 8 -e 64K -f 8 -n 200 -w 20 -r 3" \
+           "reduction_latency -b 8 -e 64K -f 8 -d int -r 5" ; do
+    bash $P ${AB_ROUNDS:-3} "$a" >> $O/p2pab.txt 2>&1
+  done
+  ENV=GPUSHMEM_SYMMETRIC_HEAP=gpu bash $P ${AB_ROUNDS:-3} "host_put_latency -b 8 -e 64K -f 8 -r 5" >> $O/p2pab.txt 2>&1
+  say "p2pab: $(grep -c ratio $O/p2pab.txt) figures; worst ratios: $(grep -oE 'ratio [0-9.]+' $O/p2pab.txt | sort -k2 -rn | head -3 | tr '\n' ' ')";;
 selfprobe)
   P=$R/docs/results/2026-12-06-gpu-proxy-2
   /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $P/self_probe.cu -lcuda -o /tmp/self_probe || { say "selfprobe: no build"; continue; }
