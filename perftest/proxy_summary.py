@@ -49,6 +49,23 @@ def main():
             qs = f"P2P {qv:.3f} GB/s" if qv is not None else "P2P n/a"
             out.append(f"| put_bw {scope} {size} B through the proxy | {pv:.3f} GB/s | {qs} | {ratio} | "
                        f"{proxy[size].get('check')} |")
+    # A staged put against the slowest leg of its pipeline, size by size (block scope, the proxy's whole transfers).
+    legs = {}
+    for t, r in rows:
+        if t == "legs" and "size" in r:
+            legs.setdefault(r["size"], {})[r.get("leg")] = median(r, "bw_GBps")
+        elif t == "net-leg" and "size" in r and r.get("op") == "putmem":
+            legs.setdefault(r["size"], {})["ucx"] = median(r, "bw_GBps")
+    staged = {r["size"]: r for t, r in rows if t == "proxy-put_bw-block" and "size" in r}
+    for size in sorted(staged):
+        have = {k: v for k, v in legs.get(size, {}).items() if v}
+        pv = median(staged[size], "bw_GBps")
+        if pv is None or len(have) < 3:
+            continue
+        slow = min(have, key=have.get)
+        out.append(f"| staged put block {size} B vs its slowest leg | {pv:.3f} GB/s | {slow} {have[slow]:.3f} GB/s "
+                   f"(d2h {have.get('d2h', 0):.2f}, ucx {have.get('ucx', 0):.2f}, h2d {have.get('h2d', 0):.2f}) | "
+                   f"{pv / have[slow]:.3f}x (target >= 0.8) | {staged[size].get('check')} |")
     print("\n".join(out))
 
 

@@ -9,6 +9,9 @@
 #   drain      proxy_drain_rate (one process, no PEs) against the issue's 20 M slots/s, 32 and 128 slots a poll
 #   put_bw     shmem_put_bw through the proxy, thread / warp / block scope, 8 B .. 64 MiB, against the same
 #              program over P2P (no virtual hosts)
+#   staged     block-scope put_bw through the proxy from 256 KiB against the slowest leg of its pipeline measured
+#              in the same run: the GPU -> host copies and host -> GPU copies of 1 MiB chunks (stage_legs) and
+#              host_put_bw between the virtual hosts' host heaps (the network alone)
 # Runs mpirun with --bind-to none (each PE's proxy thread needs a CPU beside the program's thread) and, when the
 # two PEs share one GPU, under a private MPS daemon. Every run keeps GPUSHMEM_PROXY_STATS=1's lines in its log.
 #   -B  build folder holding bin/ (default: build)
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 bin=$build/bin
-for p in shmem_p_latency host_p_latency shmem_put_bw proxy_drain_rate gpushmem-vhost; do
+for p in shmem_p_latency host_p_latency shmem_put_bw proxy_drain_rate stage_legs host_put_bw gpushmem-vhost; do
   [ -x "$bin/$p" ] || { echo "$me: $bin/$p not found: build the project with CUDA and UCX first" >&2; exit 64; }
 done
 out=${out:-results/proxy-$(date +%Y%m%d-%H%M%S)}
@@ -73,5 +76,7 @@ for scope in thread warp block; do
   run "proxy-put_bw-$scope" "proxy_put_bw_$scope.log" "${mpirun[@]}" "${vhost[@]}" "$bin/shmem_put_bw" -b 8 -e 64M -f 8 -s "$scope" -r 3 -n 5 -w 1
   run "p2p-put_bw-$scope" "p2p_put_bw_$scope.log" "${mpirun[@]}" "$bin/shmem_put_bw" -b 8 -e 64M -f 8 -s "$scope" -r 3
 done
+run legs stage_legs.log "$bin/stage_legs" -b 256K -e 64M -f 8 -r 5
+run net-leg host_put_bw_vhosts.log env GPUSHMEM_SYMMETRIC_HEAP=host "${mpirun[@]}" "${vhost[@]}" "$bin/host_put_bw" -b 256K -e 64M -f 8 -r 5
 python3 "$(dirname "$0")/proxy_summary.py" "$out/raw.txt" | tee "$out/summary.md"
 exit $status
