@@ -6,9 +6,10 @@
 // over the repeats, as a table row and a "json:" line, with the share of the proxy's polls that found the ring empty
 // and the requests a poll took (mostly empty polls: the producers set the pace; none: the proxy thread does); any
 // lost, duplicated or reordered request fails the run (exit 1).
-//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS [BATCH]]]]]]
-//   defaults 4096 8000000 32 8 5 32; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs both);
-//   BATCH: the slots the proxy takes from the channel per poll (the service's default, 32).
+//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS [BATCH [BODY]]]]]]]
+//   defaults 4096 8000000 32 8 5 32 relaxed; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs
+//   both); BATCH: the slots the proxy takes from the channel per poll (the service's default, 32); BODY weak: the
+//   slot's body as weak stores instead of the library's relaxed system-scope ones (an experiment).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,6 +33,18 @@ namespace proxy = gpushmem::proxy;
     }                                                                                        \
   } while (0)
 
+// BODY weak: the slot's body words as weak stores (the header's release store still orders them before it), to see
+// whether the library's relaxed system-scope body stores cost the producers anything.
+struct WeakBodyMem : gpushmem::device::ProxyMem {
+  static __device__ __forceinline__ void write_body(gpushmem_proxy_slot_t *s, const gpushmem_proxy_slot_t &v) {
+    asm volatile("st.global.b64 [%0], %1;" ::"l"(&s->remote), "l"(v.remote) : "memory");
+    asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(&s->local), "l"(v.local), "l"(v.size_event) : "memory");
+    asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(&s->signal), "l"(v.signal), "l"(v.value) : "memory");
+    asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(&s->compare), "l"(v.compare), "l"(v.cookie) : "memory");
+  }
+};
+
+template <class Mem>
 __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned *failed) {
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned producer = (blockIdx.x * (blockDim.x / 32) + warp) * 32 + lane;
@@ -41,8 +54,7 @@ __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned 
   for (uint64_t k = 0; k < per_lane; ++k) {
     for (unsigned g0 = 0; g0 < 32; g0 += group) {
       uint64_t first = 0;
-      if (lane == 0 && gpushmem::proxy::reserve<gpushmem::device::ProxyMem>(c, group, &first, 10000000000ull) !=
-                           gpushmem::proxy::Room::ok)
+      if (lane == 0 && gpushmem::proxy::reserve<Mem>(c, group, &first, 10000000000ull) != gpushmem::proxy::Room::ok)
         atomicAdd(failed, 1u);
       first = __shfl_sync(0xffffffffu, first, 0);
       if (lane >= g0 && lane < g0 + group) {
@@ -50,7 +62,7 @@ __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned 
         b.value = (uint64_t(producer) << 32) | k;
         b.size_event = gpushmem_proxy_size_event(8, producer);
         b.cookie = gpushmem_proxy_cookie(0, warp, blockIdx.x, 0);
-        gpushmem::proxy::publish<gpushmem::device::ProxyMem>(c, first + (lane - g0), b, GPUSHMEM_PROXY_OP_PUT, 0, 1);
+        gpushmem::proxy::publish<Mem>(c, first + (lane - g0), b, GPUSHMEM_PROXY_OP_PUT, 0, 1);
       }
       __syncwarp();
     }
@@ -84,8 +96,8 @@ struct CheckingBackend final : proxy::Backend {
 
 // One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed; the share of the
 // proxy's polls that found nothing, and the requests a poll that found some took, on average.
-double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, double *empty_share,
-                double *per_poll) {
+double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, bool weak,
+                double *empty_share, double *per_poll) {
   const uint64_t producers = uint64_t(ctas) * warps * 32;
   gpushmem_proxy_slot_t *ring = nullptr;
   gpushmem_proxy_control_t *control = nullptr;
@@ -115,7 +127,10 @@ double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint3
   svc.add_channel(host_view);
   svc.start();
   const uint64_t t0 = proxy::Service::now_ns();
-  produce<<<ctas, warps * 32>>>(dev_view, per_lane, failed);
+  if (weak)
+    produce<WeakBodyMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
+  else
+    produce<gpushmem::device::ProxyMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
   CHECK_CUDA(cudaGetLastError());
   const uint64_t want = per_lane * producers;
   while (svc.requests_taken() < want && proxy::Service::now_ns() - t0 < 30000000000ull) {
@@ -154,11 +169,16 @@ int main(int argc, char **argv) {
   const int ctas = argc > 3 ? std::atoi(argv[3]) : 32, warps = argc > 4 ? std::atoi(argv[4]) : 8;
   const int repeats = argc > 5 ? std::atoi(argv[5]) : 5;
   const int batch = argc > 6 ? std::atoi(argv[6]) : 32;
+  const bool weak = argc > 7 && !std::strcmp(argv[7], "weak");
+  if (argc > 7 && !weak && std::strcmp(argv[7], "relaxed") != 0) {
+    std::fprintf(stderr, "proxy_drain_rate: BODY is relaxed (the library's) or weak, not '%s'\n", argv[7]);
+    return 2;
+  }
   if (capacity < 8 || (capacity & (capacity - 1)) != 0 || total == 0 || ctas < 1 || warps < 1 || warps > 32 ||
       repeats < 1 || batch < 1 || batch > 4096) {
     std::fprintf(stderr,
                  "proxy_drain_rate: usage: proxy_drain_rate [CAPACITY (a power of two >= 8) [REQUESTS [CTAS [WARPS "
-                 "(1..32) [REPEATS [BATCH (1..4096)]]]]]]\n");
+                 "(1..32) [REPEATS [BATCH (1..4096) [BODY (relaxed|weak)]]]]]]]\n");
     return 2;
   }
   const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
@@ -166,7 +186,7 @@ int main(int argc, char **argv) {
   for (int r = 0; r < repeats; ++r) {
     double empty_share = 0, per_poll = 0;
     const double rate =
-        run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), &empty_share, &per_poll);
+        run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), weak, &empty_share, &per_poll);
     if (rate < 0) return 1;
     rates.push_back(rate);
     empties.push_back(empty_share);
@@ -187,9 +207,10 @@ int main(int argc, char **argv) {
               per_poll_median);
   std::printf(
       "json: {\"bench\":\"proxy_drain_rate\",\"library\":\"gpushmem\",\"npes\":1,\"size\":%u,\"ctas\":%d,"
-      "\"warps\":%d,\"batch\":%d,\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,\"min\":%.4f,"
+      "\"warps\":%d,\"batch\":%d,\"body\":\"%s\",\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,"
+      "\"min\":%.4f,"
       "\"max\":%.4f},\"empty_polls\":%.4f,\"taken_per_poll\":%.2f,\"check\":\"ok\"}\n",
-      capacity, ctas, warps, batch, static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi,
-      empty_median, per_poll_median);
+      capacity, ctas, warps, batch, weak ? "weak" : "relaxed", static_cast<unsigned long long>(per_lane * producers),
+      repeats, median, lo, hi, empty_median, per_poll_median);
   return 0;
 }

@@ -11,7 +11,7 @@
 #             under an MPS daemon (is the GPU time-sliced between the two PEs' contexts?)
 #   p2pab     this tree's P2P perftest against dbedb03's (.deps/base.tar; P2PAB=1 at build builds it), alternating
 #   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
-#   drain     proxy_drain_rate with 32x8, 132x8 and 264x16 producer warps
+#   drain     proxy_drain_rate with 8x8 .. 132x8 producer warps, the library's body stores and weak ones
 #   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
 #   nvshmem   shmem_p_latency and shmem_put_latency, gpushmem and the _nvshmem twin, P2P, 2 PEs on the GPU
 #   figures   perftest/run_proxy.sh (hand-off, drain rate, put_bw thread/warp/block next to P2P)
@@ -153,7 +153,8 @@ selfprobe)
   done;;
 drain)
   # proxy_drain_rate CAPACITY REQUESTS CTAS WARPS REPEATS BATCH: more producers than run_proxy.sh's 32 x 8 warps
-  for cfg in "4096 8000000 32 8 5 32" "16384 16000000 132 8 5 32" "65536 32000000 264 16 3 64"; do
+  for cfg in "4096 8000000 32 8 5 32" "4096 8000000 32 8 5 32 weak" "16384 16000000 132 8 5 32" \
+             "16384 16000000 132 8 5 32 weak" "4096 8000000 8 8 5 32" "4096 8000000 64 4 5 32"; do
     r=$(timeout -k 2 60 $B/bin/proxy_drain_rate $cfg 2>&1 | grep -E "^json:|M slots" | tail -2 | tr '\n' ' ')
     say "drain $cfg: $r"
   done;;
