@@ -2,7 +2,8 @@
 // device code uses (emu_qp.hpp): every opcode executed on host memory with its data checked, CQEs in collapsed
 // and ring mode, send queues that wrap (two-block WQEs across the end, the 16-bit index past 2^16), atomicity
 // of fetch-adds from several QPs on one word, the error path (the NIC's syndromes, then WR_FLUSH for the rest
-// of the QP), each fault knob, and the trace. Label emu.
+// of the QP), each fault knob, the trace, and a local region reached only through a copier (as a GPU heap is).
+// Label emu.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -339,4 +340,70 @@ TEST_CASE("nic emulator: fault knobs", "[emu]") {
     CHECK(a.wait(i) == GPUSHMEM_MLX5_CQE_REQ);
     CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(40));
   }
+}
+
+namespace {
+
+// A local region the emulator reaches only through copies (as it reaches a GPU heap): host memory here, with the
+// copies counted and able to fail.
+struct CountingCopier final : emu::Copier {
+  int to_host_calls = 0, from_host_calls = 0;
+  bool fail = false;
+  bool to_host(void *dst, const void *src, uint64_t bytes) override {
+    ++to_host_calls;
+    if (fail) return false;
+    std::memcpy(dst, src, bytes);
+    return true;
+  }
+  bool from_host(void *dst, const void *src, uint64_t bytes) override {
+    ++from_host_calls;
+    if (fail) return false;
+    std::memcpy(dst, src, bytes);
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("nic emulator: a local region behind a copier is read and written only through it", "[emu]") {
+  emu::KeyTable local_keys, remote_keys;
+  emu::LocalTarget target{&remote_keys};
+  std::vector<uint8_t> local(1 << 14), remote(1 << 14);
+  CountingCopier copier;
+  const uint32_t lkey = local_keys.add(local.data(), local.size(), emu::kLocalWrite, &copier);
+  const uint32_t rkey = remote_keys.add(remote.data(), remote.size(), emu::kAllAccess);
+  auto l = [&](size_t off) { return mlx5::Local{addr(local.data() + off), lkey}; };
+  auto r = [&](size_t off) { return mlx5::Remote{addr(remote.data() + off), rkey}; };
+  CHECK(local_keys.resolve(lkey, addr(local.data()), 8, 0) == nullptr);  // no direct pointer into such a region
+
+  emu::NicEmulator nic;
+  EmuQp qp(0x77, 64, 1, true, &local_keys, &target);
+  nic.add_qp(qp.config());
+  for (size_t i = 0; i < 3000; ++i) local[i] = static_cast<uint8_t>(i * 13 + 5);
+  uint64_t word = 100;
+  std::memcpy(&remote[8000], &word, 8);
+  qp.post([&](mlx5::Wqe *w, const mlx5::Post &p) { mlx5::build_write(w, p, r(0), l(0), 3000); });
+  qp.post([&](mlx5::Wqe *w, const mlx5::Post &p) { mlx5::build_read(w, p, r(0), l(4096), 3000); });
+  const uint32_t fa =
+      qp.post([&](mlx5::Wqe *w, const mlx5::Post &p) { mlx5::build_fetch_add(w, p, r(8000), l(12000), 5); });
+  while (nic.poll_once() != 0) {
+  }
+  REQUIRE(qp.wait(fa) == GPUSHMEM_MLX5_CQE_REQ);
+  CHECK(std::equal(local.begin(), local.begin() + 3000, remote.begin()));
+  CHECK(std::equal(local.begin(), local.begin() + 3000, local.begin() + 4096));
+  uint64_t fetched = 0, now_word = 0;
+  std::memcpy(&fetched, &local[12000], 8);
+  std::memcpy(&now_word, &remote[8000], 8);
+  CHECK((fetched == 100 && now_word == 105));
+  CHECK((copier.to_host_calls == 1 && copier.from_host_calls == 2));  // the WRITE's source; the READ and the fetch
+
+  // A copy that fails completes the WQE with LOCAL_ACCESS and puts the QP in the error state.
+  copier.fail = true;
+  const uint32_t bad = qp.post([&](mlx5::Wqe *w, const mlx5::Post &p) { mlx5::build_write(w, p, r(0), l(0), 64); });
+  while (nic.poll_once() != 0) {
+  }
+  CHECK(qp.wait(bad) == GPUSHMEM_MLX5_CQE_REQ_ERR);
+  uint32_t synd = 0;
+  REQUIRE(nic.in_error(0x77, &synd));
+  CHECK(synd == GPUSHMEM_MLX5_SYND_LOCAL_ACCESS);
 }

@@ -5,10 +5,10 @@
 
 namespace gpushmem::ibgda::emu {
 
-uint32_t KeyTable::add(void *base, uint64_t bytes, uint32_t access) {
+uint32_t KeyTable::add(void *base, uint64_t bytes, uint32_t access, Copier *copier) {
   std::lock_guard<std::mutex> lock(mu_);
   const uint32_t key = next_++;
-  regions_[key] = Region{static_cast<uint8_t *>(base), bytes, access};
+  regions_[key] = Region{static_cast<uint8_t *>(base), bytes, access, copier};
   return key;
 }
 
@@ -17,15 +17,63 @@ void KeyTable::remove(uint32_t key) {
   regions_.erase(key);
 }
 
-uint8_t *KeyTable::resolve(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const {
-  std::lock_guard<std::mutex> lock(mu_);
+const KeyTable::Region *KeyTable::find(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const {
   const auto it = regions_.find(key);
   if (it == regions_.end()) return nullptr;
   const Region &r = it->second;
   const auto start = reinterpret_cast<uint64_t>(r.base);
   if ((r.access & need) != need || addr < start || addr - start > r.bytes || bytes > r.bytes - (addr - start))
     return nullptr;
-  return r.base + (addr - start);
+  return &r;
+}
+
+uint8_t *KeyTable::resolve(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Region *r = find(key, addr, bytes, need);
+  if (r == nullptr || r->copier != nullptr) return nullptr;
+  return r->base + (addr - reinterpret_cast<uint64_t>(r->base));
+}
+
+bool KeyTable::allows(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return find(key, addr, bytes, need) != nullptr;
+}
+
+uint32_t KeyTable::load(uint32_t key, uint64_t addr, uint64_t bytes, std::vector<uint8_t> *scratch,
+                        const uint8_t **out) const {
+  Region r;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const Region *found = find(key, addr, bytes, 0);
+    if (found == nullptr) return GPUSHMEM_MLX5_SYND_LOCAL_PROT;
+    r = *found;
+  }
+  const uint8_t *at = r.base + (addr - reinterpret_cast<uint64_t>(r.base));
+  if (r.copier == nullptr) {
+    *out = at;
+    return GPUSHMEM_MLX5_SYND_OK;
+  }
+  if (scratch->size() < bytes) scratch->resize(bytes);
+  if (bytes != 0 && !r.copier->to_host(scratch->data(), at, bytes)) return GPUSHMEM_MLX5_SYND_LOCAL_ACCESS;
+  *out = scratch->data();
+  return GPUSHMEM_MLX5_SYND_OK;
+}
+
+uint32_t KeyTable::store(uint32_t key, uint64_t addr, const uint8_t *src, uint64_t bytes) const {
+  Region r;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const Region *found = find(key, addr, bytes, kLocalWrite);
+    if (found == nullptr) return GPUSHMEM_MLX5_SYND_LOCAL_PROT;
+    r = *found;
+  }
+  uint8_t *at = r.base + (addr - reinterpret_cast<uint64_t>(r.base));
+  if (bytes == 0) return GPUSHMEM_MLX5_SYND_OK;
+  if (r.copier == nullptr) {
+    std::memcpy(at, src, bytes);
+    return GPUSHMEM_MLX5_SYND_OK;
+  }
+  return r.copier->from_host(at, src, bytes) ? GPUSHMEM_MLX5_SYND_OK : GPUSHMEM_MLX5_SYND_LOCAL_ACCESS;
 }
 
 namespace {

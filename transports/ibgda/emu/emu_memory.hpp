@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "gpushmem/mlx5_wqe.hpp"
 
@@ -25,21 +26,44 @@ enum Access : uint32_t {
   kAllAccess = kLocalWrite | kRemoteWrite | kRemoteRead | kRemoteAtomic,
 };
 
+// How the emulator's thread reaches a local region it cannot load from and store to itself (GPU memory, which the
+// host has no mapping of): copies between the region and host memory, each complete when it returns (the GPU heap's:
+// copies on a stream of the PE's device). false: the copy failed (the WQE completes with LOCAL_ACCESS).
+class Copier {
+ public:
+  virtual ~Copier() = default;
+  virtual bool to_host(void *dst, const void *region_src, uint64_t bytes) = 0;
+  virtual bool from_host(void *region_dst, const void *src, uint64_t bytes) = 0;
+};
+
 class KeyTable {
  public:
-  // Registers [base, base + bytes) and returns its key (never 0).
-  uint32_t add(void *base, uint64_t bytes, uint32_t access);
+  // Registers [base, base + bytes) and returns its key (never 0). With a copier, the region is reached only through
+  // it (load / store); resolve() refuses it.
+  uint32_t add(void *base, uint64_t bytes, uint32_t access, Copier *copier = nullptr);
   void remove(uint32_t key);
   // The host pointer of [addr, addr + bytes) under `key`, or nullptr when the key is unknown, the range is not
   // inside its region, or the key lacks `need`.
   uint8_t *resolve(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const;
+
+  // The local half of a work request, whatever the region: GPUSHMEM_MLX5_SYND_OK, LOCAL_PROT (an unknown key, a
+  // range outside its region, a missing right) or LOCAL_ACCESS (its copier failed).
+  // load: *out points at `bytes` of [addr, addr + bytes): the region itself, or `scratch` filled through the copier.
+  uint32_t load(uint32_t key, uint64_t addr, uint64_t bytes, std::vector<uint8_t> *scratch, const uint8_t **out) const;
+  // store: `bytes` from src into [addr, addr + bytes) (needs kLocalWrite).
+  uint32_t store(uint32_t key, uint64_t addr, const uint8_t *src, uint64_t bytes) const;
+  // Whether key covers [addr, addr + bytes) with `need`.
+  bool allows(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const;
 
  private:
   struct Region {
     uint8_t *base;
     uint64_t bytes;
     uint32_t access;
+    Copier *copier;
   };
+  // The region of [addr, addr + bytes) under key with `need`, or nullptr.
+  const Region *find(uint32_t key, uint64_t addr, uint64_t bytes, uint32_t need) const;
   mutable std::mutex mu_;
   std::unordered_map<uint32_t, Region> regions_;
   uint32_t next_ = 0x1000;

@@ -165,28 +165,35 @@ uint32_t NicEmulator::execute(Qp &q, const mlx5::Decoded &d, uint32_t index) {
         for (uint32_t b = 0; b < d.bytes; ++b) payload[b] = mlx5::inline_byte(reader, b);
         return c.peer->write(d.rkey, d.raddr, payload, d.bytes);
       }
-      const uint8_t *src = c.local_keys->resolve(d.lkey, d.laddr, d.bytes, 0);
-      if (src == nullptr) return GPUSHMEM_MLX5_SYND_LOCAL_PROT;
+      const uint8_t *src = nullptr;
+      if (const uint32_t synd = c.local_keys->load(d.lkey, d.laddr, d.bytes, &scratch_, &src);
+          synd != GPUSHMEM_MLX5_SYND_OK)
+        return synd;
       return c.peer->write(d.rkey, d.raddr, src, d.bytes);
     }
     case GPUSHMEM_MLX5_OP_RDMA_READ: {
-      uint8_t *dst = c.local_keys->resolve(d.lkey, d.laddr, d.bytes, kLocalWrite);
-      if (dst == nullptr) return GPUSHMEM_MLX5_SYND_LOCAL_PROT;
-      return c.peer->read(d.rkey, d.raddr, dst, d.bytes);
+      // Straight into a region the emulator reaches; through the scratch buffer and the copier otherwise.
+      if (uint8_t *dst = c.local_keys->resolve(d.lkey, d.laddr, d.bytes, kLocalWrite))
+        return c.peer->read(d.rkey, d.raddr, dst, d.bytes);
+      if (scratch_.size() < d.bytes) scratch_.resize(d.bytes);
+      const uint32_t synd = c.peer->read(d.rkey, d.raddr, scratch_.data(), d.bytes);
+      if (synd != GPUSHMEM_MLX5_SYND_OK) return synd;
+      return c.local_keys->store(d.lkey, d.laddr, scratch_.data(), d.bytes);
     }
     default: {  // the atomics (the decoder let nothing else through)
-      uint8_t *fetch = c.local_keys->resolve(d.lkey, d.laddr, d.bytes, kLocalWrite);
-      if (fetch == nullptr) return GPUSHMEM_MLX5_SYND_LOCAL_PROT;
+      // The local key is checked before the remote word changes, as a NIC checks its local segment first.
+      if (!c.local_keys->allows(d.lkey, d.laddr, d.bytes, kLocalWrite)) return GPUSHMEM_MLX5_SYND_LOCAL_PROT;
       uint64_t old = 0;
       const uint32_t synd = c.peer->atomic(d, &old);
       if (synd != GPUSHMEM_MLX5_SYND_OK) return synd;
+      uint8_t fetched[8];
       if (d.bytes == 4) {
         const auto v = static_cast<uint32_t>(old);
-        std::memcpy(fetch, &v, 4);
+        std::memcpy(fetched, &v, 4);
       } else {
-        std::memcpy(fetch, &old, 8);
+        std::memcpy(fetched, &old, 8);
       }
-      return GPUSHMEM_MLX5_SYND_OK;
+      return c.local_keys->store(d.lkey, d.laddr, fetched, d.bytes);
     }
   }
 }

@@ -8,7 +8,8 @@
 //   - decodes and validates it (gpushmem/mlx5_wqe.hpp's decoder, then the WQE index against the expected one,
 //     the QPN, the local key and range); a violation completes it with an error CQE carrying the NIC's
 //     syndrome, puts the QP in the error state, and every later WQE completes with WR_FLUSH, as on hardware;
-//   - executes it: the local half here, the remote half through the QP's Target (emu_memory.hpp);
+//   - executes it: the local half here (loads and stores, or the region's Copier for memory the host cannot map,
+//     such as a GPU heap), the remote half through the QP's Target (emu_memory.hpp);
 //   - writes a CQE for a WQE with CQ_UPDATE (and for every error or flushed WQE), only after the data is in
 //     place: collapsed mode (entry 0 always, what IBGDA polls) or ring mode (owner bit per lap).
 // Fault knobs: a doorbell delay, a stalled QP, an rkey made bad for one WQE, slow CQEs. A trace line per WQE.
@@ -114,6 +115,7 @@ class NicEmulator {
 
   EmulatorOptions opt_;
   std::vector<std::unique_ptr<Qp>> qps_;
+  std::vector<uint8_t> scratch_;  // the local half of a WQE on a region reached through a copier
   mutable std::mutex knobs_mu_;
   std::atomic<uint64_t> cqe_delay_ns_{0}, doorbell_delay_ns_{0};
   std::atomic<uint64_t> wqes_{0}, cqes_{0}, errors_{0}, flushed_{0}, doorbells_{0}, bad_records_{0};
