@@ -19,10 +19,11 @@
  *
  * Members on another node (reached through the CPU proxy): the pushes to them are the group's rank 0's nbi
  * puts through the proxy (alltoalls: one request per element, shared by the group's lanes), completed by the
- * final quiet. collect fetches a proxied member's count with a get; a reduction with a proxied member takes the
- * out-of-line path reduce_through_proxy, where each thread of the group reduces chunks of one request's size
- * (GPUSHMEM_PROXY_BOUNCE_BYTES), fetching the proxied members' elements with gets and pushing the results to them
- * with nbi puts. When every member is mapped, neither adds anything but the check.
+ * final quiet. collect (which reads the earlier members' counts from their internal areas) and the reductions
+ * (which load every member's source) still need every member mapped (P2P), and stop the kernel naming the call
+ * and the PE otherwise. (A version that fetched proxied members' data with gets raised the register count of a
+ * block-scope reduction's kernel from 48 to 74, past the 64 a 1024-thread block allows, even with its proxy path out
+ * of line behind one pointer: any call added to these kernels costs their P2P path. docs/transports.md.)
  */
 #ifndef GPUSHMEM_DEVICE_COLL_CUH
 #define GPUSHMEM_DEVICE_COLL_CUH
@@ -82,32 +83,6 @@ __device__ __forceinline__ T *member_addr(const char *call, const char *arg, con
   return remote(call, arg, sym, bytes, gpushmem_team_world_pe(t, index));
 }
 
-/* Whether every member's heap is mapped here (the P2P paths of collect and the reductions). */
-__device__ __forceinline__ bool all_members_mapped(const gpushmem_team_state_t *t) {
-  for (int i = 0; i < t->size; ++i)
-    if (peer_heap(gpushmem_team_world_pe(t, i)) == nullptr) return false;
-  return true;
-}
-
-/* The sum of the counts that members 0 .. my_index - 1 published for this collect: loaded where the member is mapped,
-   fetched with a get through the proxy where it is not. Out of line, so the P2P path keeps its registers. */
-__device__ __noinline__ inline size_t collect_offset(const char *call, const gpushmem_team_state_t *t) {
-  const uint64_t *count = &my_internal_area()->team_sync[t->slot].count;  // the same word in every member's area
-  size_t offset = 0;
-  for (int i = 0; i < t->my_index; ++i) {
-    const int pe = gpushmem_team_world_pe(t, i);
-    if (const internal_area *peer = internal_area_of(pe)) {
-      offset += static_cast<size_t>(peer->team_sync[t->slot].count);
-      continue;
-    }
-    if (!proxy_reaches(pe)) fail_unreachable(call, pe, count);
-    uint64_t theirs = 0;
-    (void)proxy_getmem(call, &theirs, count, sizeof theirs, pe, false);
-    offset += static_cast<size_t>(theirs);
-  }
-  return offset;
-}
-
 template <class Scope>
 __device__ __forceinline__ int broadcastmem(const char *call, const void *team, void *dest, const void *source,
                                             size_t bytes, int root) {
@@ -143,16 +118,16 @@ __device__ __forceinline__ int collectmem(const char *call, const void *team, vo
   if (Scope::rank() == 0) mine->count = bytes;
   coll_finish<Scope>(call, team);  // (nothing to quiet yet) every member's count is published
   size_t offset = 0;
-  if (all_members_mapped(t)) {
-    for (int i = 0; i < t->my_index; ++i)
-      offset += static_cast<size_t>(internal_area_of(gpushmem_team_world_pe(t, i))->team_sync[t->slot].count);
-  } else {  // the group's rank 0 fetches the proxied members' counts
-    offset = static_cast<size_t>(Scope::share(Scope::rank() == 0 ? collect_offset(call, t) : 0));
+  for (int i = 0; i < t->my_index; ++i) {
+    const int pe = gpushmem_team_world_pe(t, i);
+    internal_area *peer = internal_area_of(pe);
+    if (peer == nullptr) fail_proxy_unsupported(call, pe, nullptr);
+    offset += static_cast<size_t>(peer->team_sync[t->slot].count);
   }
   if (bytes != 0)
     for (int k = 1; k <= t->size; ++k) {
       const int i = (t->my_index + k) % t->size;
-      member_put<Scope>(call, t, i, static_cast<char *>(dest) + offset, source, bytes);
+      copy_data<Scope>(member_addr(call, "dest", t, i, static_cast<char *>(dest) + offset, bytes), source, bytes);
     }
   coll_finish<Scope>(call, team);
   return 0;
@@ -247,41 +222,6 @@ struct op_prod {
   }
 };
 
-/* A reduction of this member's share [first, last) when some member is reached through the proxy: the group's
-   threads (rank of size) take chunks of one request's size in turn; a chunk's elements are loaded from mapped members
-   and fetched with a get from proxied ones, reduced, then stored into mapped members' dest and pushed to proxied ones
-   with nbi puts (their data travels in the request's bounce memory: complete at the collective's final quiet). */
-template <class Op, class T>
-__device__ __noinline__ void reduce_through_proxy(const char *call, const gpushmem_team_state_t *t, T *dest,
-                                                  const T *source, size_t nreduce, size_t first, size_t last,
-                                                  unsigned rank, unsigned size) {
-  constexpr size_t kChunk = GPUSHMEM_PROXY_BOUNCE_BYTES / sizeof(T);
-  const size_t bytes = nreduce * sizeof(T);
-  T acc[kChunk], got[kChunk];
-  for (size_t c0 = first + static_cast<size_t>(rank) * kChunk; c0 < last; c0 += static_cast<size_t>(size) * kChunk) {
-    const size_t n = last - c0 < kChunk ? last - c0 : kChunk;
-    for (int i = 0; i < t->size; ++i) {
-      const int pe = gpushmem_team_world_pe(t, i);
-      const T *from = reach(call, "source", source, bytes, pe);
-      if (from != nullptr) {
-        from += c0;
-      } else {
-        (void)proxy_getmem(call, got, source + c0, n * sizeof(T), pe, false);
-        from = got;
-      }
-      for (size_t j = 0; j < n; ++j) acc[j] = i == 0 ? from[j] : Op::apply(acc[j], from[j]);
-    }
-    for (int i = 0; i < t->size; ++i) {
-      const int pe = gpushmem_team_world_pe(t, i);
-      if (T *to = reach(call, "dest", dest, bytes, pe)) {
-        for (size_t j = 0; j < n; ++j) to[c0 + j] = acc[j];
-      } else {
-        (void)proxy_putmem(call, dest + c0, acc, n * sizeof(T), pe, true);
-      }
-    }
-  }
-}
-
 template <class Scope, class Op, class T>
 __device__ __forceinline__ int reduce(const char *call, const void *team, T *dest, const T *source, size_t nreduce) {
   const gpushmem_team_state_t *t = member_team(call, team);
@@ -294,15 +234,11 @@ __device__ __forceinline__ int reduce(const char *call, const void *team, T *des
     const size_t first = share * static_cast<size_t>(t->my_index);
     const size_t last = first + share < nreduce ? first + share : nreduce;
     const int size = t->size;
-    if (!all_members_mapped(t)) {
-      reduce_through_proxy<Op>(call, t, dest, source, nreduce, first, last, Scope::rank(), Scope::size());
-    } else {
-      for (size_t e = first + Scope::rank(); e < last; e += Scope::size()) {
-        T acc = member_addr(call, "source", t, 0, const_cast<T *>(source), bytes)[e];
-        for (int i = 1; i < size; ++i)
-          acc = Op::apply(acc, member_addr(call, "source", t, i, const_cast<T *>(source), bytes)[e]);
-        for (int i = 0; i < size; ++i) member_addr(call, "dest", t, i, dest, bytes)[e] = acc;
-      }
+    for (size_t e = first + Scope::rank(); e < last; e += Scope::size()) {
+      T acc = member_addr(call, "source", t, 0, const_cast<T *>(source), bytes)[e];
+      for (int i = 1; i < size; ++i)
+        acc = Op::apply(acc, member_addr(call, "source", t, i, const_cast<T *>(source), bytes)[e]);
+      for (int i = 0; i < size; ++i) member_addr(call, "dest", t, i, dest, bytes)[e] = acc;
     }
   }
   coll_finish<Scope>(call, team);
