@@ -21,15 +21,17 @@
 /* What went wrong; each names what `value` and `text` hold. */
 enum gpushmem_device_error_kind {
   GPUSHMEM_DEVICE_ERROR_NONE = 0,
-  GPUSHMEM_DEVICE_ERROR_NOT_INITIALIZED = 1,  /* the file's device state is not set */
-  GPUSHMEM_DEVICE_ERROR_PE = 2,               /* pe out of range; value: the PE count */
-  GPUSHMEM_DEVICE_ERROR_ADDRESS = 3,          /* not a symmetric address; text: the argument; value: its bytes */
-  GPUSHMEM_DEVICE_ERROR_UNREACHABLE = 4,      /* no path to pe from this GPU */
-  GPUSHMEM_DEVICE_ERROR_ALIGNMENT = 5,        /* text: the argument; value: the alignment */
-  GPUSHMEM_DEVICE_ERROR_ARGUMENT = 6,         /* text: the argument, then what is allowed; value: its value */
-  GPUSHMEM_DEVICE_ERROR_TEAM = 7,             /* text: why the team is refused */
-  GPUSHMEM_DEVICE_ERROR_PROXY_TIMEOUT = 8,    /* text: what it waited for; value: the timeout in seconds */
-  GPUSHMEM_DEVICE_ERROR_PROXY_UNSUPPORTED = 9 /* the call has no proxy path yet */
+  GPUSHMEM_DEVICE_ERROR_NOT_INITIALIZED = 1,   /* the file's device state is not set */
+  GPUSHMEM_DEVICE_ERROR_PE = 2,                /* pe out of range; value: the PE count */
+  GPUSHMEM_DEVICE_ERROR_ADDRESS = 3,           /* not a symmetric address; text: the argument; value: its bytes */
+  GPUSHMEM_DEVICE_ERROR_UNREACHABLE = 4,       /* no path to pe from this GPU */
+  GPUSHMEM_DEVICE_ERROR_ALIGNMENT = 5,         /* text: the argument; value: the alignment */
+  GPUSHMEM_DEVICE_ERROR_ARGUMENT = 6,          /* text: the argument, then what is allowed; value: its value */
+  GPUSHMEM_DEVICE_ERROR_TEAM = 7,              /* text: why the team is refused */
+  GPUSHMEM_DEVICE_ERROR_PROXY_TIMEOUT = 8,     /* text: what it waited for; value: the timeout in seconds */
+  GPUSHMEM_DEVICE_ERROR_PROXY_UNSUPPORTED = 9, /* the call has no proxy path yet */
+  GPUSHMEM_DEVICE_ERROR_IBGDA = 10             /* text: the work request; value: the NIC's syndrome, or -1: a wait for
+                                                  the NIC that passed GPUSHMEM_DEVICE_TIMEOUT */
 };
 
 #define GPUSHMEM_DEVICE_ERROR_CALL_BYTES 64

@@ -19,6 +19,8 @@
 #include "gpushmem/device_error.h"
 #include "gpushmem/proxy_channel.h"
 
+struct gpushmem_ibgda_state; /* gpushmem/ibgda_qp.h */
+
 #define GPUSHMEM_DEVICE_STATE_VERSION 6
 
 /* The first bytes of every PE's GPU heap belong to the runtime (device barrier counters, sync words);
@@ -64,7 +66,9 @@ typedef struct gpushmem_device_state {
   uint64_t device_timeout_ns;     /* GPUSHMEM_DEVICE_TIMEOUT: how long a GPU thread waits for the proxy; 0: forever */
   /* The sticky device error (gpushmem/device_error.h): pinned host memory the first failing device call fills. */
   struct gpushmem_device_error *device_error;
-  uint64_t reserved; /* room for the IBGDA tables without changing the size */
+  /* IBGDA (peers whose peer_transport is GPUSHMEM_PEER_IBGDA; gpushmem/ibgda_qp.h): device memory; NULL when no
+     peer is reached that way. */
+  const struct gpushmem_ibgda_state *ibgda;
 } gpushmem_device_state_t;
 
 /* The layout both compilers must agree on (LP64). */
@@ -77,6 +81,7 @@ static_assert(offsetof(gpushmem_device_state_t, local_fast_count) == 76, "device
 static_assert(offsetof(gpushmem_device_state_t, teams) == 80, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, proxy_channels) == 88, "device state layout changed");
 static_assert(offsetof(gpushmem_device_state_t, device_error) == 112, "device state layout changed");
+static_assert(offsetof(gpushmem_device_state_t, ibgda) == 120, "device state layout changed");
 #else
 _Static_assert(sizeof(gpushmem_device_state_t) == 128, "device state layout changed: bump the version");
 _Static_assert(offsetof(gpushmem_device_state_t, heap_base) == 24, "device state layout changed");

@@ -55,6 +55,32 @@ typedef struct gpushmem_ibgda_qp {
   uint32_t reserved;
 } gpushmem_ibgda_qp_t;
 
+/* What device code needs to reach PEs through IBGDA (the device state's `ibgda`, NULL when no peer is): filled
+   by the provisioner (transports/ibgda). A work request to PE pe goes to qps[pe * qps_per_peer + w %
+   qps_per_peer], w the issuing warp's global number; a symmetric address `sym` of this PE's GPU heap is
+   remote_base[pe] + (sym - heap_base) under rkeys[pe] there. Local buffers in this PE's GPU heap go under
+   heap_lkey; others travel inline (small) or through the issuing QP's share of `bounce` (bounce_bytes a QP,
+   under bounce_lkey), which bounce_locks[qp] guards; its first 8 bytes take the old values nobody reads. */
+typedef struct gpushmem_ibgda_state {
+  const gpushmem_ibgda_qp_t *qps; /* device array [n_pes * qps_per_peer] */
+  const uint32_t *rkeys;          /* device array [n_pes] */
+  const uint64_t *remote_base;    /* device array [n_pes] */
+  uint8_t *bounce;                /* device memory: bounce_bytes per QP, in qps' order */
+  uint32_t *bounce_locks;         /* device array [n_pes * qps_per_peer]: 0 free, 1 held */
+  uint32_t qps_per_peer;
+  uint32_t heap_lkey;
+  uint32_t bounce_lkey;
+  uint32_t bounce_bytes; /* a multiple of 64, at least 128 */
+  uint64_t timeout_ns;   /* GPUSHMEM_DEVICE_TIMEOUT: a wait for the NIC that takes longer stops the kernel */
+} gpushmem_ibgda_state_t;
+
+#ifdef __cplusplus
+static_assert(sizeof(gpushmem_ibgda_state_t) == 64 && offsetof(gpushmem_ibgda_state_t, qps_per_peer) == 40,
+              "ibgda state layout changed");
+#else
+_Static_assert(sizeof(gpushmem_ibgda_state_t) == 64, "ibgda state layout changed");
+#endif
+
 #ifdef __cplusplus
 static_assert(sizeof(gpushmem_ibgda_qp_words_t) == 72 && offsetof(gpushmem_ibgda_qp_words_t, lock) == 64,
               "ibgda qp words layout changed");

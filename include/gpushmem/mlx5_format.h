@@ -201,6 +201,40 @@ typedef struct gpushmem_mlx5_err_cqe { /* mlx5_err_cqe */
 } gpushmem_mlx5_err_cqe_t;
 
 /* ---- byte order ---- */
+/* A CQE syndrome's name, as rdma-core's ibv_wc_status names its meaning. */
+GPUSHMEM_MLX5_INLINE const char *gpushmem_mlx5_syndrome_name(uint32_t syndrome) {
+  switch (syndrome) {
+    case GPUSHMEM_MLX5_SYND_OK:
+      return "ok";
+    case GPUSHMEM_MLX5_SYND_LOCAL_LENGTH:
+      return "LOCAL_LENGTH_ERR";
+    case GPUSHMEM_MLX5_SYND_LOCAL_QP_OP:
+      return "LOCAL_QP_OP_ERR";
+    case GPUSHMEM_MLX5_SYND_LOCAL_PROT:
+      return "LOCAL_PROT_ERR";
+    case GPUSHMEM_MLX5_SYND_WR_FLUSH:
+      return "WR_FLUSH_ERR";
+    case GPUSHMEM_MLX5_SYND_BAD_RESP:
+      return "BAD_RESP_ERR";
+    case GPUSHMEM_MLX5_SYND_LOCAL_ACCESS:
+      return "LOCAL_ACCESS_ERR";
+    case GPUSHMEM_MLX5_SYND_REMOTE_INVAL_REQ:
+      return "REMOTE_INVAL_REQ_ERR";
+    case GPUSHMEM_MLX5_SYND_REMOTE_ACCESS:
+      return "REMOTE_ACCESS_ERR";
+    case GPUSHMEM_MLX5_SYND_REMOTE_OP:
+      return "REMOTE_OP_ERR";
+    case GPUSHMEM_MLX5_SYND_TRANSPORT_RETRY_EXC:
+      return "TRANSPORT_RETRY_EXC_ERR";
+    case GPUSHMEM_MLX5_SYND_RNR_RETRY_EXC:
+      return "RNR_RETRY_EXC_ERR";
+    case GPUSHMEM_MLX5_SYND_REMOTE_ABORTED:
+      return "REMOTE_ABORTED_ERR";
+    default:
+      return "UNKNOWN_SYNDROME";
+  }
+}
+
 GPUSHMEM_MLX5_INLINE uint16_t gpushmem_mlx5_bswap16(uint16_t v) {
   return (uint16_t)((v >> 8) | (v << 8));
 }

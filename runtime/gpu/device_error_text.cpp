@@ -1,5 +1,7 @@
 #include "gpu/device_error_text.hpp"
 
+#include "gpushmem/mlx5_format.h"
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -56,6 +58,17 @@ std::string device_error_text(const gpushmem_device_error_t &e) {
                     "pe=%d, address 0x%llx: that PE is reached through the CPU proxy, and this call does not go "
                     "through it yet",
                     e.pe, addr);
+      break;
+    case GPUSHMEM_DEVICE_ERROR_IBGDA:
+      if (v < 0)
+        std::snprintf(what, sizeof what,
+                      "pe=%d, address 0x%llx: %s: the NIC completed nothing for GPUSHMEM_DEVICE_TIMEOUT (a stalled QP, "
+                      "or no NIC behind it)",
+                      e.pe, addr, text.c_str());
+      else
+        std::snprintf(what, sizeof what, "pe=%d, address 0x%llx: %s: the NIC reported %s (syndrome 0x%02llx)", e.pe,
+                      addr, text.c_str(), gpushmem_mlx5_syndrome_name(static_cast<uint32_t>(v)),
+                      static_cast<unsigned long long>(v));
       break;
     default:
       std::snprintf(what, sizeof what, "an error of kind %u (this library does not know it: a newer header?)", e.kind);

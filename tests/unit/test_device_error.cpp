@@ -55,6 +55,11 @@ TEST_CASE("device error: every kind reads as a sentence naming the call, the PE,
             .find("dest=address 0x41 is not aligned to 8 bytes") != std::string::npos);
   CHECK(device_error_text(record(GPUSHMEM_DEVICE_ERROR_TEAM, "shmem_team_sync", -1, 0x77, 0, "is not a team"))
             .find("team=0x77 is not a team") != std::string::npos);
+  CHECK(device_error_text(record(GPUSHMEM_DEVICE_ERROR_IBGDA, "shmem_putmem", 1, 0x80, 0x13, "RDMA WRITE"))
+            .find("pe=1, address 0x80: RDMA WRITE: the NIC reported REMOTE_ACCESS_ERR (syndrome 0x13)") !=
+        std::string::npos);
+  CHECK(device_error_text(record(GPUSHMEM_DEVICE_ERROR_IBGDA, "shmem_quiet", -1, 0, -1, "quiet"))
+            .find("quiet: the NIC completed nothing for GPUSHMEM_DEVICE_TIMEOUT") != std::string::npos);
   CHECK(device_error_text(record(99, "x", 0, 0, 0)).find("kind 99") != std::string::npos);
 }
 

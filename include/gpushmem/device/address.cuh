@@ -12,7 +12,7 @@
 #include "gpushmem/device/checks.cuh"
 #include "gpushmem/device/internal_area.cuh"
 #include "gpushmem/device/state.cuh"
-#include "gpushmem/device/transport/proxy.cuh"
+#include "gpushmem/device/transport/remote.cuh"
 
 namespace gpushmem {
 namespace device {
@@ -47,7 +47,7 @@ __device__ __forceinline__ T *reach(const char *call, const char *arg, T *sym, s
   if (peer_base == nullptr) fail_not_initialized(call);
   char *base = peer_base[pe];
   if (base == nullptr) {
-    if (proxy_reaches(pe)) return nullptr;
+    if (remote_reaches(pe)) return nullptr;
     fail_unreachable(call, pe, sym);
   }
   return reinterpret_cast<T *>(base + offset);

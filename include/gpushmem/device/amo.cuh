@@ -8,7 +8,7 @@
 
 #include "gpushmem/device/address.cuh"
 #include "gpushmem/device/ordering.cuh"
-#include "gpushmem/device/transport/proxy.cuh"
+#include "gpushmem/device/transport/remote.cuh"
 
 #include <string.h>
 
@@ -38,34 +38,36 @@ __device__ __forceinline__ T amo_value(uint64_t b) {
   memcpy(&v, &b, sizeof v);
   return v;
 }
-/* The proxy's forms: a fetching atomic waits for the old value; the others are issued and not waited for. */
+/* The network's forms (IBGDA or the CPU proxy): a fetching atomic waits for the old value; the others are issued and
+   not waited for. */
 template <class T>
-__device__ __forceinline__ T proxy_fetching(const char *call, const T *dest, uint32_t amo, T value, T compare, int pe) {
-  return amo_value<T>(proxy_amo_fetch(call, dest, amo, sizeof(T), amo_bits(value), amo_bits(compare), pe));
+__device__ __forceinline__ T remote_fetching(const char *call, const T *dest, uint32_t amo, T value, T compare,
+                                             int pe) {
+  return amo_value<T>(remote_amo_fetch(call, dest, amo, sizeof(T), amo_bits(value), amo_bits(compare), pe));
 }
 
 template <class T>
 __device__ __forceinline__ T atomic_fetch(const char *call, const T *source, int pe) {
   if (T *r = amo_target(call, source, pe)) return gmem::load_relaxed(r);
-  return proxy_fetching(call, source, GPUSHMEM_PROXY_AMO_LOAD, T{}, T{}, pe);
+  return remote_fetching(call, source, GPUSHMEM_PROXY_AMO_LOAD, T{}, T{}, pe);
 }
 template <class T>
 __device__ __forceinline__ void atomic_set(const char *call, T *dest, T value, int pe) {
   if (T *r = amo_target(call, dest, pe))
     gmem::store_relaxed(r, value);
   else
-    proxy_amo(call, dest, GPUSHMEM_PROXY_AMO_STORE, sizeof(T), amo_bits(value), pe);
+    remote_amo(call, dest, GPUSHMEM_PROXY_AMO_STORE, sizeof(T), amo_bits(value), pe);
 }
 template <class T>
 __device__ __forceinline__ T atomic_swap(const char *call, T *dest, T value, int pe) {
   if (T *r = amo_target(call, dest, pe)) return gmem::exchange(r, value);
-  return proxy_fetching(call, dest, GPUSHMEM_PROXY_AMO_SWAP, value, T{}, pe);
+  return remote_fetching(call, dest, GPUSHMEM_PROXY_AMO_SWAP, value, T{}, pe);
 }
 /* Returns the old value: equal to cond exactly when the swap happened. */
 template <class T>
 __device__ __forceinline__ T atomic_compare_swap(const char *call, T *dest, T cond, T value, int pe) {
   if (T *r = amo_target(call, dest, pe)) return gmem::compare_exchange(r, cond, value);
-  return proxy_fetching(call, dest, GPUSHMEM_PROXY_AMO_CSWAP, value, cond, pe);
+  return remote_fetching(call, dest, GPUSHMEM_PROXY_AMO_CSWAP, value, cond, pe);
 }
 
 /* The fetching read-modify-writes, and their non-fetching forms (add, inc, and, or, xor: over P2P one red
@@ -74,14 +76,14 @@ __device__ __forceinline__ T atomic_compare_swap(const char *call, T *dest, T co
   template <class T>                                                                    \
   __device__ __forceinline__ T FETCH_NAME(const char *call, T *dest, T value, int pe) { \
     if (T *r = amo_target(call, dest, pe)) return gmem::FETCH_OP(r, value);             \
-    return proxy_fetching(call, dest, PROXY_AMO, value, T{}, pe);                       \
+    return remote_fetching(call, dest, PROXY_AMO, value, T{}, pe);                      \
   }                                                                                     \
   template <class T>                                                                    \
   __device__ __forceinline__ void NAME(const char *call, T *dest, T value, int pe) {    \
     if (T *r = amo_target(call, dest, pe))                                              \
       gmem::RED_OP(r, value);                                                           \
     else                                                                                \
-      proxy_amo(call, dest, PROXY_AMO, sizeof(T), amo_bits(value), pe);                 \
+      remote_amo(call, dest, PROXY_AMO, sizeof(T), amo_bits(value), pe);                \
   }
 /* Whole names: C++ reserves and, or and xor as operator names, which cannot be pasted. */
 GPUSHMEMI_DEVICE_RMW(atomic_fetch_add, atomic_add, fetch_add, add, GPUSHMEM_PROXY_AMO_ADD)

@@ -63,7 +63,7 @@ __device__ __forceinline__ void member_put(const char *call, const gpushmem_team
   if (char *r = reach(call, "dest", dest_sym, bytes, pe))
     copy_data<Scope>(r, source, bytes);
   else if (Scope::rank() == 0)
-    (void)proxy_putmem(call, dest_sym, source, bytes, pe, true);
+    (void)remote_putmem(call, dest_sym, source, bytes, pe, true);
 }
 
 /* alltoalls to a proxied member: one nbi request per element (elements `elem` bytes, `dst` / `sst` bytes apart),
@@ -72,8 +72,8 @@ __device__ __noinline__ inline void proxy_put_strided(const char *call, char *de
                                                       const char *source, ptrdiff_t sst, size_t elem, size_t nelems,
                                                       int pe, unsigned rank, unsigned size) {
   for (size_t i = rank; i < nelems; i += size)
-    (void)proxy_putmem(call, dest_sym + dst * static_cast<ptrdiff_t>(i), source + sst * static_cast<ptrdiff_t>(i), elem,
-                       pe, true);
+    (void)remote_putmem(call, dest_sym + dst * static_cast<ptrdiff_t>(i), source + sst * static_cast<ptrdiff_t>(i),
+                        elem, pe, true);
 }
 
 /* Where symmetric `sym` of team member `index` is reached from here. */

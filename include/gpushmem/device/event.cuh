@@ -1,10 +1,11 @@
 /*
  * Events: the completion of one non-blocking operation (shmemx_*_nbi_event, shmemx_event_*). An event is a 64-bit
  * value, SHMEMX_EVENT_COMPLETE (0) for an operation complete when it returned (every P2P operation, and a proxied
- * one whose data went inline or through bounce memory); otherwise it names a request of a CPU proxy channel
- * (transport/proxy.cuh, proxy_event) and is complete once that channel's completed count passes it: for a put or
- * put-with-signal the source may then be reused (local completion: the proxy has read it), for a get the data is in
- * the destination. That a put is visible at its target (remote completion) only quiet says.
+ * or IBGDA one whose data went inline or through bounce memory); otherwise it names a request of a CPU proxy channel
+ * (transport/proxy.cuh, proxy_event), complete once that channel's completed count passes it, or (0xff in its top
+ * byte) a work request of an IBGDA QP (transport/ibgda.cuh, ibgda_event), complete once the QP's CQ passes it: for a
+ * put or put-with-signal the source may then be reused (local completion: the proxy has read it), for a get the data is
+ * in the destination. That a put is visible at its target (remote completion) only quiet says.
  */
 #ifndef GPUSHMEM_DEVICE_EVENT_CUH
 #define GPUSHMEM_DEVICE_EVENT_CUH
@@ -14,28 +15,11 @@
 
 #include "gpushmem/device/rma.cuh"
 #include "gpushmem/device/signal.cuh"
-#include "gpushmem/device/transport/proxy.cuh"
+#include "gpushmem/device/transport/remote.cuh"
 
 namespace gpushmem {
 namespace device {
 namespace {
-
-/* Every thread of the group gets rank 0's value (the group has just synchronised). */
-template <class Scope>
-__device__ __forceinline__ uint64_t group_share(uint64_t v) {
-  if constexpr (std::is_same_v<Scope, thread_scope>) {
-    return v;
-  } else if constexpr (std::is_same_v<Scope, warp_scope>) {
-    return __shfl_sync(warp_scope::mask(), v, 0);
-  } else {
-    __shared__ uint64_t shared_value;
-    if (Scope::rank() == 0) shared_value = v;
-    Scope::sync();
-    const uint64_t out = shared_value;
-    Scope::sync();  // nobody reads it after the next call's rank 0 writes it
-    return out;
-  }
-}
 
 /* An event's channel and the count its completion needs; false for an event complete at issue. */
 __device__ __forceinline__ bool event_channel(const char *call, uint64_t ev, const gpushmem_proxy_channel_t **c,
@@ -52,6 +36,7 @@ __device__ __forceinline__ bool event_channel(const char *call, uint64_t ev, con
 /* Reads the proxy's own count with acquire, never the device cache: the cache (raised relaxed by any thread) does
    not order the data a get delivered before this thread's reads of it. */
 __device__ __forceinline__ bool event_test(const char *call, uint64_t ev) {
+  GPUSHMEMI_IF_IBGDA(if (ibgda_event_is(ev)) return ibgda_event_test(call, ev);)
   const gpushmem_proxy_channel_t *c = nullptr;
   uint64_t until = 0;
   if (!event_channel(call, ev, &c, &until)) return true;
@@ -62,6 +47,10 @@ __device__ __forceinline__ bool event_test(const char *call, uint64_t ev) {
 }
 
 __device__ __noinline__ inline void event_wait(const char *call, uint64_t ev) {
+  GPUSHMEMI_IF_IBGDA(if (ibgda_event_is(ev)) {
+    ibgda_event_wait(call, ev);
+    return;
+  })
   const gpushmem_proxy_channel_t *c = nullptr;
   uint64_t until = 0;
   if (!event_channel(call, ev, &c, &until)) return;
@@ -88,18 +77,19 @@ __device__ __noinline__ inline size_t event_wait_any(const char *call, const uin
 template <class Scope>
 __device__ __forceinline__ uint64_t putmem_nbi_event(const char *call, void *dest, const void *source, size_t bytes,
                                                      int pe) {
-  return group_share<Scope>(putmem_event<Scope, true>(call, dest, source, bytes, pe));
+  return static_cast<uint64_t>(Scope::share(putmem_event<Scope, true>(call, dest, source, bytes, pe)));
 }
 template <class Scope>
 __device__ __forceinline__ uint64_t getmem_nbi_event(const char *call, void *dest, const void *source, size_t bytes,
                                                      int pe) {
-  return group_share<Scope>(getmem_event<Scope, true>(call, dest, source, bytes, pe));
+  return static_cast<uint64_t>(Scope::share(getmem_event<Scope, true>(call, dest, source, bytes, pe)));
 }
 template <class Scope>
 __device__ __forceinline__ uint64_t putmem_signal_nbi_event(const char *call, void *dest, const void *source,
                                                             size_t bytes, uint64_t *sig_addr, uint64_t signal,
                                                             int sig_op, int pe) {
-  return group_share<Scope>(putmem_signal_event<Scope, true>(call, dest, source, bytes, sig_addr, signal, sig_op, pe));
+  return static_cast<uint64_t>(
+      Scope::share(putmem_signal_event<Scope, true>(call, dest, source, bytes, sig_addr, signal, sig_op, pe)));
 }
 
 }  // namespace

@@ -25,14 +25,14 @@ __device__ __forceinline__ void p(const char *call, T *dest, T value, int pe) {
   if (T *r = reach(call, "dest", dest, sizeof(T), pe))
     *static_cast<volatile T *>(r) = value;
   else
-    proxy_putmem(call, dest, &value, sizeof(T), pe, false);
+    remote_putmem(call, dest, &value, sizeof(T), pe, false);
 }
 
 template <class T>
 __device__ __forceinline__ T g(const char *call, const T *source, int pe) {
   if (const T *r = reach(call, "source", source, sizeof(T), pe)) return *static_cast<const volatile T *>(r);
   T v;
-  proxy_getmem(call, &v, source, sizeof(T), pe, false);
+  remote_getmem(call, &v, source, sizeof(T), pe, false);
   return v;
 }
 
@@ -48,7 +48,7 @@ __device__ __forceinline__ uint64_t putmem_event(const char *call, void *dest, c
   if (char *r = reach(call, "dest", static_cast<char *>(dest), bytes, pe))
     copy_data<Scope>(r, source, bytes);
   else if (Scope::rank() == 0)
-    ev = proxy_putmem(call, dest, source, bytes, pe, Nbi);
+    ev = remote_putmem(call, dest, source, bytes, pe, Nbi);
   Scope::sync();
   return ev;
 }
@@ -61,7 +61,7 @@ __device__ __forceinline__ uint64_t getmem_event(const char *call, void *dest, c
   if (const char *r = reach(call, "source", static_cast<const char *>(source), bytes, pe))
     copy_data<Scope>(dest, r, bytes);
   else if (Scope::rank() == 0)
-    ev = proxy_getmem(call, dest, source, bytes, pe, Nbi);
+    ev = remote_getmem(call, dest, source, bytes, pe, Nbi);
   Scope::sync();
   return ev;
 }
@@ -119,7 +119,7 @@ __device__ __forceinline__ void iput(const char *call, E *dest, const E *source,
   } else {
     // Through the proxy: one request per element, the group's lanes sharing them.
     for (size_t i = Scope::rank(); i < nelems; i += Scope::size())
-      proxy_putmem(call, dest + i * dst, source + i * sst, sizeof(E), pe, false);
+      remote_putmem(call, dest + i * dst, source + i * sst, sizeof(E), pe, false);
   }
   Scope::sync();
 }
@@ -136,7 +136,7 @@ __device__ __forceinline__ void iget(const char *call, E *dest, const E *source,
     copy_strided<Scope>(dest, dst, r, sst, nelems);
   } else {
     for (size_t i = Scope::rank(); i < nelems; i += Scope::size())
-      proxy_getmem(call, dest + i * dst, source + i * sst, sizeof(E), pe, false);
+      remote_getmem(call, dest + i * dst, source + i * sst, sizeof(E), pe, false);
   }
   Scope::sync();
 }

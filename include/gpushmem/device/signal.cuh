@@ -32,7 +32,7 @@ __device__ __forceinline__ uint64_t putmem_signal_event(const char *call, void *
     if (error_checks()) check_symmetric(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
     uint64_t ev = 0;
     if (Scope::rank() == 0)
-      ev = proxy_putmem_signal(call, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, Nbi);
+      ev = remote_putmem_signal(call, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, Nbi);
     Scope::sync();
     return ev;
   }
@@ -75,7 +75,7 @@ __device__ __forceinline__ void signal_op(const char *call, uint64_t *sig_addr, 
   if (error_checks()) check_sig_op(call, sig_op);
   uint64_t *word = reach(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
   if (word == nullptr)
-    proxy_signal(call, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe);
+    remote_signal(call, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe);
   else if (sig_op == SHMEM_SIGNAL_ADD)
     gmem::fetch_add(word, signal);
   else

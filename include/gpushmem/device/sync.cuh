@@ -25,15 +25,15 @@ namespace gpushmem {
 namespace device {
 namespace {
 
-/* Over P2P a system fence; with proxy channels also a QUIET through each channel used since the last one (one
-   constant-bank test when there are none). */
+/* Over P2P a system fence; with proxy channels also a QUIET through each channel used since the last one, and with
+   IBGDA peers a wait for their QPs (two constant-bank tests when there are neither). */
 __device__ __forceinline__ void quiet() {
   fence_complete_all();
-  if (state().proxy_channel_count != 0) proxy_quiet("shmem_quiet");
+  remote_quiet("shmem_quiet");
 }
 __device__ __forceinline__ void fence() {
   fence_order_per_pe();
-  if (state().proxy_channel_count != 0) proxy_fence();
+  remote_fence("shmem_fence");
 }
 
 /* The rounds, run by the one calling thread. `after_quiet`: the caller has just fenced at system scope. */
@@ -54,9 +54,9 @@ __device__ __noinline__ inline void sync_all_rounds(const char *call, bool after
         arrive_after_quiet(&peer->sync_round[k].value, epoch);
       else
         arrive_release(&peer->sync_round[k].value, epoch);
-    } else if (proxy_reaches(to)) {
+    } else if (remote_reaches(to)) {
       // The same word of the peer's internal area, through the proxy (its slot's release orders what came before).
-      proxy_signal(call, &mine->sync_round[k].value, epoch, false, to);
+      remote_signal(call, &mine->sync_round[k].value, epoch, false, to);
     } else {
       fail_unreachable(call, to, nullptr);
     }

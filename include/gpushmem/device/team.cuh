@@ -90,8 +90,8 @@ __device__ __noinline__ inline void team_sync_rounds(const char *call, const voi
     // A release: this PE's earlier stores, and what it learned in earlier rounds, go before the arrival.
     if (peer != nullptr)
       arrive_release(&peer->team_sync[slot].round[k], epoch);
-    else if (proxy_reaches(to))
-      proxy_signal(call, &mine->round[k], epoch, false, to);  // the same word of the peer's internal area
+    else if (remote_reaches(to))
+      remote_signal(call, &mine->round[k], epoch, false, to);  // the same word of the peer's internal area
     else
       fail_unreachable(call, to, nullptr);
     while (acquire_load(&mine->round[k]) < epoch) {
