@@ -13,7 +13,8 @@
 //   - rendezvous-sized transfers both ways at once: each PE's proxy puts 1 MiB into the other's heap and gets
 //     64 KiB + 1 from it, each proxy waiting in its own transfer while it serves the peer's.
 // With GPUSHMEM_TEST_HEAP_AGENT=1 (pe.proxy_emu.agent) every operation on the heap travels as a message the
-// target's memory agent executes, as on a GPU heap without GPUDirect.
+// target's memory agent executes, as on a GPU heap without GPUDirect. `pe_proxy_emu many` (pe.proxy_emu.agent_many)
+// runs gpu.proxy_device's many kernel's pattern instead (run_many).
 #include <shmem.h>
 
 #include <atomic>
@@ -91,9 +92,75 @@ gpushmem_proxy_slot_t slot(uint64_t remote, const void *local, uint32_t size) {
   return s;
 }
 
+// `many`: what gpu.proxy_device's many kernel does, from host threads, both PEs at once: kManyThreads producers
+// each issue kManyIters x (an inline 4-byte PUT, a posted AMO add, an AMO_FETCH fetch-inc waited for) through one
+// ring of 64 slots, then a QUIET; every element, the counter and each ticket checked.
+constexpr int kManyThreads = 8, kManyIters = 2000;
+struct ManySym {
+  uint32_t elems[kManyThreads * kManyIters];
+  uint64_t counter, ticket;
+};
+
+int run_many(int peer) {
+  auto *sym = static_cast<ManySym *>(shmem_calloc(1, sizeof(ManySym)));
+  shmem_barrier_all();
+  HostChannel ring(64);
+  gpushmem::proxy_rt::RuntimeBackend backend({});
+  proxy::ServiceOptions options;
+  options.watchdog_ns = 10000000000ull;
+  proxy::Service service(&backend, options);
+  service.add_channel(ring.c);
+  service.start();
+  std::vector<std::vector<uint64_t>> tickets(kManyThreads);
+  std::vector<std::thread> producers;
+  for (int t = 0; t < kManyThreads; ++t)
+    producers.emplace_back([&, t] {
+      for (int i = 0; i < kManyIters; ++i) {
+        const int n = t * kManyIters + i;
+        gpushmem_proxy_slot_t p = slot(remote_of(&sym->elems[n]), nullptr, 4);
+        p.compare = static_cast<uint64_t>(n) * 3u + 1u;
+        issue(ring.c, p, GPUSHMEM_PROXY_OP_PUT, GPUSHMEM_PROXY_FLAG_INLINE | GPUSHMEM_PROXY_FLAG_NBI, peer);
+        gpushmem_proxy_slot_t a = slot(remote_of(&sym->counter), nullptr, 8);
+        a.signal = gpushmem_proxy_signal(0, 0, GPUSHMEM_PROXY_AMO_ADD);
+        a.value = static_cast<uint64_t>(n) + 1u;
+        issue(ring.c, a, GPUSHMEM_PROXY_OP_AMO, GPUSHMEM_PROXY_FLAG_NBI, peer);
+        uint64_t old = ~0ull;
+        gpushmem_proxy_slot_t f = slot(remote_of(&sym->ticket), &old, 8);
+        f.signal = gpushmem_proxy_signal(0, 0, GPUSHMEM_PROXY_AMO_ADD);
+        f.value = 1;
+        wait_completed(ring.c, issue(ring.c, f, GPUSHMEM_PROXY_OP_AMO_FETCH, 0, peer) + 1, "a fetch-inc");
+        tickets[static_cast<size_t>(t)].push_back(old);
+      }
+    });
+  for (std::thread &p : producers) p.join();
+  wait_completed(ring.c, issue(ring.c, gpushmem_proxy_slot_t{}, GPUSHMEM_PROXY_OP_QUIET, 0, peer) + 1, "the quiet");
+  constexpr uint64_t kN = kManyThreads * kManyIters;
+  std::vector<int> seen(kN, 0);
+  for (const auto &v : tickets)
+    for (uint64_t old : v)
+      if (old >= kN || seen[old]++ != 0) {
+        PE_FAIL("fetch-inc returned ticket %llu (out of range or twice)", static_cast<unsigned long long>(old));
+        break;
+      }
+  shmem_barrier_all();  // both PEs' operations are complete (each quieted above)
+  for (uint64_t n = 0; n < kN; ++n)
+    if (sym->elems[n] != n * 3u + 1u) {
+      PE_FAIL("inline put %llu: %u", static_cast<unsigned long long>(n), sym->elems[n]);
+      break;
+    }
+  if (sym->counter != kN * (kN + 1) / 2 || sym->ticket != kN)
+    PE_FAIL("counter %llu (expected %llu), ticket %llu (expected %llu)", static_cast<unsigned long long>(sym->counter),
+            static_cast<unsigned long long>(kN * (kN + 1) / 2), static_cast<unsigned long long>(sym->ticket),
+            static_cast<unsigned long long>(kN));
+  service.stop();
+  shmem_barrier_all();
+  shmem_free(sym);
+  return pe_finish("proxy_emu many");
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char **argv) {
   shmem_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   if (npes != 2) {
@@ -101,6 +168,7 @@ int main() {
     return pe_finish("proxy_emu");
   }
   const int peer = 1 - me;
+  if (argc > 1 && std::strcmp(argv[1], "many") == 0) return run_many(peer);
   auto *sym = static_cast<Sym *>(shmem_calloc(1, sizeof(Sym)));
   shmem_barrier_all();
 

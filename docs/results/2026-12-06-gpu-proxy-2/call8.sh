@@ -11,6 +11,8 @@
 #             under an MPS daemon (is the GPU time-sliced between the two PEs' contexts?)
 #   p2pab     this tree's P2P perftest against dbedb03's (.deps/base.tar; P2PAB=1 at build builds it), alternating
 #   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
+#   queueprobe queue_probe.cu: do the runtime's non-blocking streams wait behind work queued on the legacy stream
+#             behind a spinning kernel (MPS off/on, 8/32 connections, low/high priority streams)?
 #   drain     proxy_drain_rate with 8x8 .. 132x8 producer warps, the library's body stores and weak ones
 #   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
 #   nvshmem   shmem_p_latency and shmem_put_latency, gpushmem and the _nvshmem twin, P2P, 2 PEs on the GPU
@@ -149,6 +151,20 @@ selfprobe)
       say "selfprobe MPS $mps, $conn connections: $r"
     done; done
     r=$(timeout -k 2 40 /tmp/self_probe 1056 16 nonblocking 2>&1 | tail -1); say "selfprobe MPS $mps: $r"
+    if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
+  done;;
+queueprobe)
+  P=$R/docs/results/2026-12-06-gpu-proxy-2
+  /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $P/queue_probe.cu -lcuda -o /tmp/queue_probe || { say "queueprobe: no build"; continue; }
+  for mps in off on; do
+    if [ $mps = on ]; then
+      export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
+      nvidia-cuda-mps-control -d || { say "no MPS"; break; }
+    fi
+    for conn in ${QP_CONNS:-8 32}; do for tail in ${QP_TAILS:-none kernel d2h event}; do for prio in low high; do
+      r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn timeout -k 2 120 /tmp/queue_probe ${QP_STREAMS:-12} $tail $prio 2>&1 | tail -1)
+      say "queueprobe MPS $mps: $r"
+    done; done; done
     if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
   done;;
 drain)
