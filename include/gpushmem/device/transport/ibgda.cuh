@@ -47,17 +47,31 @@ __device__ __forceinline__ bool ibgda_reaches(int pe) {
 }
 
 /* One request in the making: everything lives here, in the thread's local memory, and the out-of-line steps take its
-   address, so almost nothing stays in registers across them (the register budget of transport/proxy.cuh: a kernel
-   that also reaches P2P peers keeps the register count its P2P path needs). The WQE is built with index 0; the post
-   step patches the index it reserved into its ctrl segment. */
+   address, so almost nothing stays in registers across them (the register budget of transport/proxy.cuh: an
+   out-of-line callee's registers go above those its caller keeps live across the call, so a kernel that also reaches
+   P2P peers keeps the register count its P2P path needs only if these functions keep nothing live across their
+   steps). The WQE is built with index 0; the post step patches the index it reserved into its ctrl segment. */
 struct ibgda_req {
   const char *call;
-  const char *what; /* the work request, for error reports */
-  const void *addr; /* the symmetric address messages name */
+  const char *what;   /* the work request, for error reports */
+  const void *addr;   /* the symmetric address messages name */
+  uint8_t *dst;       /* a transfer: where the next piece goes (symmetric for a WRITE, local for a READ) */
+  const uint8_t *src; /* ... and where it comes from */
+  size_t rest;        /* ... what is left of it */
+  uint64_t bytes;     /* ... this piece's length */
+  uint64_t operand;   /* an atomic: its operand, compare value and fetch buffer (under lkey) */
+  uint64_t compare;
+  void *fetch;
+  uint64_t index; /* the first block of the request posted last */
+  uint64_t event; /* what the operation returns (put-with-signal: its put's event) */
   int pe;
   uint32_t qp;    /* index in qps[] */
-  uint64_t index; /* the first block of the request posted last */
+  uint32_t lkey;  /* the local segment's key */
+  uint32_t amo;   /* a GPUSHMEM_PROXY_AMO_* code */
+  uint32_t width; /* the atomic's word, 4 or 8 bytes */
   uint32_t fence; /* the next request starts once the QP's earlier ones completed */
+  uint32_t nbi;
+  uint32_t outcome; /* what a step that failed met (ibgda::Outcome) */
   gpushmem_mlx5_wqe_t wqe;
 };
 
@@ -111,8 +125,11 @@ __device__ __forceinline__ bool ibgda_in_heap(const void *p, size_t bytes) {
          bytes <= s.heap_size - static_cast<uint64_t>(c - s.heap_base);
 }
 
-[[noreturn]] __device__ __noinline__ inline void fail_ibgda(const ibgda_req *r, ibgda::Outcome o) {
+/* Stops the kernel for the failed request r (r->outcome says why). Called by the issuing functions, never by the steps:
+   a step returns false instead, so that the report's registers (printf's) do not add up under the steps'. */
+[[noreturn]] __device__ __noinline__ inline void fail_ibgda(const ibgda_req *r) {
   const gpushmem_ibgda_qp_t &q = ibgda_qp(r);
+  const ibgda::Outcome o = static_cast<ibgda::Outcome>(r->outcome);
   const long long synd = o == ibgda::Outcome::error         ? static_cast<long long>(IbgdaMem::load32(&q.words->error))
                          : o == ibgda::Outcome::bad_request ? static_cast<long long>(GPUSHMEM_MLX5_SYND_LOCAL_QP_OP)
                                                             : -1ll;
@@ -144,29 +161,36 @@ __device__ __forceinline__ mlx5::Post ibgda_post_of(const ibgda_req *r) {
   return mlx5::Post{0, ibgda_qp(r).qpn, flags};
 }
 
+/* A step's failure: recorded in r for fail_ibgda. */
+__device__ __forceinline__ bool ibgda_failed(ibgda_req *r, ibgda::Outcome o) {
+  r->outcome = static_cast<uint32_t>(o);
+  return false;
+}
+
 /* Posts the request built in r->wqe to r->qp: reserve its blocks (waiting while the send queue is full), patch the
    index into its ctrl segment, write its units, publish, ring (gpushmem/ibgda_producer.hpp). r->index receives its
-   first block. */
-__device__ __noinline__ inline void ibgda_step_post(ibgda_req *r) {
+   first block. False (r->outcome) if it could not. */
+__device__ __noinline__ inline bool ibgda_post(ibgda_req *r) {
   const gpushmem_ibgda_qp_t &q = ibgda_qp(r);
-  if (r->wqe.ds == 0 || r->wqe.ds > GPUSHMEM_MLX5_MAX_DS) fail_ibgda(r, ibgda::Outcome::bad_request);
+  if (r->wqe.ds == 0 || r->wqe.ds > GPUSHMEM_MLX5_MAX_DS) return ibgda_failed(r, ibgda::Outcome::bad_request);
   const uint32_t blocks = gpushmem_mlx5_wqebbs(r->wqe.ds);
   uint64_t first = 0;
   ibgda::Outcome o = ibgda::reserve<IbgdaMem>(q, blocks, &first, ibgda_state().timeout_ns);
-  if (o != ibgda::Outcome::ok) fail_ibgda(r, o);
+  if (o != ibgda::Outcome::ok) return ibgda_failed(r, o);
   uint32_t word = gpushmem_mlx5_bswap32(r->wqe.unit[0].ctrl.opmod_idx_opcode_be);
   word = (word & 0xff0000ffu) | ((static_cast<uint32_t>(first) & 0xffffu) << 8);
   r->wqe.unit[0].ctrl.opmod_idx_opcode_be = gpushmem_mlx5_bswap32(word);
   ibgda::write<IbgdaMem>(q, first, r->wqe);
   o = ibgda::publish<IbgdaMem>(q, first, blocks, false);
-  if (o != ibgda::Outcome::ok) fail_ibgda(r, o);
+  if (o != ibgda::Outcome::ok) return ibgda_failed(r, o);
   r->index = first;
+  return true;
 }
 
-/* Every request posted to r->qp before is complete. */
-__device__ __noinline__ inline void ibgda_step_wait(ibgda_req *r) {
+/* Every request posted to r->qp before is complete; false (r->outcome) on an error CQE or the device timeout. */
+__device__ __noinline__ inline bool ibgda_step_wait(ibgda_req *r) {
   const ibgda::Outcome o = ibgda::quiet<IbgdaMem>(ibgda_qp(r), ibgda_state().timeout_ns);
-  if (o != ibgda::Outcome::ok) fail_ibgda(r, o);
+  return o == ibgda::Outcome::ok || ibgda_failed(r, o);
 }
 
 __device__ __noinline__ inline void ibgda_step_lock_bounce(ibgda_req *r) {
@@ -197,26 +221,28 @@ __device__ __noinline__ inline void ibgda_step_copy(void *dst, const void *src, 
   }
 }
 
-/* Builders: fill r->wqe (a length no data segment can carry builds nothing: the post step then fails the call). */
-/* A WRITE of `bytes` (at most 2^31) from local segment `from` (its key) to symmetric `dest`. */
-__device__ __noinline__ inline void ibgda_build_write(ibgda_req *r, void *dest, const void *from, uint32_t lkey,
-                                                      uint64_t bytes) {
+/* Builders: fill r->wqe and post it (a length no data segment can carry builds nothing: the post step then fails
+   the call). */
+/* A WRITE of r->bytes (at most 2^31) from local segment r->src (under r->lkey) to symmetric r->dst. */
+__device__ __noinline__ inline bool ibgda_step_write(ibgda_req *r) {
   r->wqe.ds = 0;
-  (void)mlx5::build_write(&r->wqe, ibgda_post_of(r), ibgda_remote(r, dest),
-                          mlx5::Local{reinterpret_cast<uint64_t>(from), lkey}, bytes);
+  (void)mlx5::build_write(&r->wqe, ibgda_post_of(r), ibgda_remote(r, r->dst),
+                          mlx5::Local{reinterpret_cast<uint64_t>(r->src), r->lkey}, r->bytes);
+  return ibgda_post(r);
 }
-/* A WRITE carrying its payload (at most GPUSHMEM_IBGDA_INLINE_BYTES) in the WQE. */
-__device__ __noinline__ inline void ibgda_build_write_inline(ibgda_req *r, void *dest, const void *from,
-                                                             uint32_t bytes) {
+/* A WRITE carrying its payload (r->bytes, at most GPUSHMEM_IBGDA_INLINE_BYTES from r->src) in the WQE. */
+__device__ __noinline__ inline bool ibgda_step_write_inline(ibgda_req *r) {
   r->wqe.ds = 0;
-  (void)mlx5::build_write_inline(&r->wqe, ibgda_post_of(r), ibgda_remote(r, dest), from, bytes);
+  (void)mlx5::build_write_inline(&r->wqe, ibgda_post_of(r), ibgda_remote(r, r->dst), r->src,
+                                 static_cast<uint32_t>(r->bytes));
+  return ibgda_post(r);
 }
-/* A READ of `bytes` from symmetric `source` into local segment `into`. */
-__device__ __noinline__ inline void ibgda_build_read(ibgda_req *r, void *into, uint32_t lkey, const void *source,
-                                                     uint64_t bytes) {
+/* A READ of r->bytes from symmetric r->src into local segment r->dst (under r->lkey). */
+__device__ __noinline__ inline bool ibgda_step_read(ibgda_req *r) {
   r->wqe.ds = 0;
-  (void)mlx5::build_read(&r->wqe, ibgda_post_of(r), ibgda_remote(r, source),
-                         mlx5::Local{reinterpret_cast<uint64_t>(into), lkey}, bytes);
+  (void)mlx5::build_read(&r->wqe, ibgda_post_of(r), ibgda_remote(r, r->src),
+                         mlx5::Local{reinterpret_cast<uint64_t>(r->dst), r->lkey}, r->bytes);
+  return ibgda_post(r);
 }
 
 /* An event (event.cuh) for the request at block `index` of QP `qp`: 0xff in the top byte, the QP below, index + 1 in
@@ -228,37 +254,79 @@ __device__ __forceinline__ uint64_t ibgda_event(uint32_t qp, uint64_t index) {
 __device__ __forceinline__ bool ibgda_event_is(uint64_t ev) {
   return (ev >> 56) == 0xff;
 }
-/* Whether the request an IBGDA event names is complete (polls its QP's CQ once). */
-__device__ __noinline__ inline bool ibgda_event_test(const char *call, uint64_t ev) {
+/* The QP an IBGDA event names, checked. */
+__device__ __forceinline__ void ibgda_req_event(ibgda_req *r, const char *call, uint64_t ev) {
   const uint32_t qp = static_cast<uint32_t>(ev >> 40) & 0xffffu;
-  const gpushmem_ibgda_state_t &g = ibgda_state();
-  if (state().ibgda == nullptr || qp >= static_cast<uint32_t>(state().n_pes) * g.qps_per_peer)
+  if (state().ibgda == nullptr || qp >= static_cast<uint32_t>(state().n_pes) * ibgda_state().qps_per_peer)
     fail_argument(call, "event", static_cast<long long>(ev), "not an event of this PE's IBGDA queues");
-  const gpushmem_ibgda_qp_t &q = g.qps[qp];
-  const uint64_t index = (ev & ((uint64_t{1} << 40) - 1)) - 1;
-  if (ibgda::poll_cq<IbgdaMem>(q) == ibgda::Outcome::error) {
-    ibgda_req r;
-    ibgda_req_at(&r, call, "a request an event names", nullptr, static_cast<int>(qp / g.qps_per_peer), qp);
-    fail_ibgda(&r, ibgda::Outcome::error);
-  }
+  ibgda_req_at(r, call, "the request an event names", nullptr, static_cast<int>(qp / ibgda_state().qps_per_peer), qp);
+  r->index = (ev & ((uint64_t{1} << 40) - 1)) - 1;
+}
+/* Whether r's request (r->index) is complete (polls its QP's CQ once); false with r->outcome set on an error CQE. */
+__device__ __noinline__ inline bool ibgda_step_test(ibgda_req *r, bool *done) {
+  const gpushmem_ibgda_qp_t &q = ibgda_qp(r);
+  if (ibgda::poll_cq<IbgdaMem>(q) == ibgda::Outcome::error) return ibgda_failed(r, ibgda::Outcome::error);
   // `done` counts blocks, the index is the request's first block (its low 40 bits): done passes it once complete.
-  return (IbgdaMem::load(&q.words->done) & ((uint64_t{1} << 40) - 1)) > index;
+  *done = (IbgdaMem::load(&q.words->done) & ((uint64_t{1} << 40) - 1)) > r->index;
+  return true;
+}
+/* Whether the request an IBGDA event names is complete. */
+__device__ __noinline__ inline bool ibgda_event_test(const char *call, uint64_t ev) {
+  ibgda_req r;
+  ibgda_req_event(&r, call, ev);
+  bool done = false;
+  if (!ibgda_step_test(&r, &done)) fail_ibgda(&r);
+  return done;
 }
 
 /* Waits for the request an IBGDA event names, up to GPUSHMEM_DEVICE_TIMEOUT. */
 __device__ __noinline__ inline void ibgda_event_wait(const char *call, uint64_t ev) {
-  const uint64_t start = IbgdaMem::now_ns(), limit = ibgda_state().timeout_ns;
-  uint32_t pause = 32;
-  while (!ibgda_event_test(call, ev)) {
-    if (limit != 0 && IbgdaMem::now_ns() - start > limit) {
-      const uint32_t qp = static_cast<uint32_t>(ev >> 40) & 0xffffu;
-      ibgda_req r;
-      ibgda_req_at(&r, call, "the request an event names", nullptr, static_cast<int>(qp / ibgda_state().qps_per_peer),
-                   qp);
-      fail_ibgda(&r, ibgda::Outcome::timed_out);
+  ibgda_req r;
+  ibgda_req_event(&r, call, ev);
+  r.bytes = IbgdaMem::now_ns();  // when the wait started
+  r.lkey = 32;                   // the pause between polls
+  for (;;) {
+    bool done = false;
+    if (!ibgda_step_test(&r, &done)) fail_ibgda(&r);
+    if (done) return;
+    if (ibgda_state().timeout_ns != 0 && IbgdaMem::now_ns() - r.bytes > ibgda_state().timeout_ns) {
+      r.outcome = static_cast<uint32_t>(ibgda::Outcome::timed_out);
+      fail_ibgda(&r);
     }
-    IbgdaMem::backoff(&pause);
+    IbgdaMem::backoff(&r.lkey);
   }
+}
+
+/* The pieces of a transfer whose local segment is in the heap, r->dst/src/rest describing it: posted, one WQE per 2
+   GiB. read: READs (r->dst local), else WRITEs. False (r->outcome) if a post failed. */
+__device__ __forceinline__ bool ibgda_transfer_heap(ibgda_req *r, bool read) {
+  r->lkey = ibgda_state().heap_lkey;
+  while (r->rest != 0) {
+    r->bytes = r->rest < size_t{0x80000000u} ? r->rest : size_t{0x80000000u};
+    if (!(read ? ibgda_step_read(r) : ibgda_step_write(r))) return false;
+    r->dst += r->bytes;
+    r->src += r->bytes;
+    r->rest -= r->bytes;
+  }
+  return true;
+}
+
+/* A put from outside the heap through the QP's bounce memory (after its first 64 bytes, held), one piece at a time,
+   each complete before the next. */
+__device__ __noinline__ inline bool ibgda_step_put_bounced(ibgda_req *r) {
+  r->lkey = ibgda_state().bounce_lkey;
+  while (r->rest != 0) {
+    const size_t piece = ibgda_state().bounce_bytes - 64u;
+    r->bytes = r->rest < piece ? r->rest : piece;
+    const uint8_t *from = r->src;
+    r->src = ibgda_bounce(r) + 64;
+    ibgda_step_copy(const_cast<uint8_t *>(r->src), from, r->bytes);
+    if (!ibgda_step_write(r) || !ibgda_step_wait(r)) return false;
+    r->src = from + r->bytes;
+    r->dst += r->bytes;
+    r->rest -= r->bytes;
+  }
+  return true;
 }
 
 /* putmem and putmem_nbi; returns the event of an nbi put whose source the NIC still reads (0: complete). */
@@ -267,37 +335,46 @@ __device__ __noinline__ inline uint64_t ibgda_putmem(const char *call, void *des
   if (bytes == 0) return 0;
   ibgda_req r;
   ibgda_req_start(&r, call, "RDMA WRITE", dest, pe);
+  r.dst = static_cast<uint8_t *>(dest);
+  r.src = static_cast<const uint8_t *>(source);
+  r.rest = bytes;
+  r.bytes = bytes;
+  r.nbi = nbi ? 1u : 0u;
+  r.event = 0;
+  bool ok;
   if (ibgda_in_heap(source, bytes)) {
-    for (size_t off = 0; off < bytes; off += size_t{0x80000000u}) {
-      const uint64_t n = bytes - off < size_t{0x80000000u} ? bytes - off : size_t{0x80000000u};
-      ibgda_build_write(&r, static_cast<char *>(dest) + off, static_cast<const char *>(source) + off,
-                        ibgda_state().heap_lkey, n);
-      ibgda_step_post(&r);
-    }
-    if (!nbi) {
-      ibgda_step_wait(&r);
-      return 0;
-    }
-    return ibgda_event(r.qp, r.index);
+    ok = ibgda_transfer_heap(&r, false);
+    if (ok && r.nbi != 0)
+      r.event = ibgda_event(r.qp, r.index);
+    else if (ok)
+      ok = ibgda_step_wait(&r);
+  } else if (bytes <= GPUSHMEM_IBGDA_INLINE_BYTES) {  // the WQE carries it: complete locally at once
+    ok = ibgda_step_write_inline(&r);
+  } else {
+    ibgda_step_lock_bounce(&r);
+    ok = ibgda_step_put_bounced(&r);
+    ibgda_step_unlock_bounce(&r);
   }
-  if (bytes <= GPUSHMEM_IBGDA_INLINE_BYTES) {  // the WQE carries it: complete locally at once
-    ibgda_build_write_inline(&r, dest, source, static_cast<uint32_t>(bytes));
-    ibgda_step_post(&r);
-    return 0;
+  if (!ok) fail_ibgda(&r);
+  return r.event;
+}
+
+/* A get into memory outside the heap through the QP's bounce memory (after its first 64 bytes, held), one piece at a
+   time. */
+__device__ __noinline__ inline bool ibgda_step_get_bounced(ibgda_req *r) {
+  r->lkey = ibgda_state().bounce_lkey;
+  while (r->rest != 0) {
+    const size_t piece = ibgda_state().bounce_bytes - 64u;
+    r->bytes = r->rest < piece ? r->rest : piece;
+    uint8_t *into = r->dst;
+    r->dst = ibgda_bounce(r) + 64;
+    if (!ibgda_step_read(r) || !ibgda_step_wait(r)) return false;
+    ibgda_step_copy(into, r->dst, r->bytes);
+    r->dst = into + r->bytes;
+    r->src += r->bytes;
+    r->rest -= r->bytes;
   }
-  // Through the QP's bounce memory (after its first 64 bytes), one piece at a time, each complete before the next.
-  ibgda_step_lock_bounce(&r);
-  const size_t piece = ibgda_state().bounce_bytes - 64u;
-  uint8_t *b = ibgda_bounce(&r) + 64;
-  for (size_t off = 0; off < bytes; off += piece) {
-    const size_t n = bytes - off < piece ? bytes - off : piece;
-    ibgda_step_copy(b, static_cast<const char *>(source) + off, n);
-    ibgda_build_write(&r, static_cast<char *>(dest) + off, b, ibgda_state().bounce_lkey, n);
-    ibgda_step_post(&r);
-    ibgda_step_wait(&r);
-  }
-  ibgda_step_unlock_bounce(&r);
-  return 0;
+  return true;
 }
 
 /* getmem and getmem_nbi; returns the event of an nbi get into the heap (0: the data is there). */
@@ -306,43 +383,37 @@ __device__ __noinline__ inline uint64_t ibgda_getmem(const char *call, void *des
   if (bytes == 0) return 0;
   ibgda_req r;
   ibgda_req_start(&r, call, "RDMA READ", source, pe);
+  r.dst = static_cast<uint8_t *>(dest);
+  r.src = static_cast<const uint8_t *>(source);
+  r.rest = bytes;
+  r.nbi = nbi ? 1u : 0u;
+  r.event = 0;
+  bool ok;
   if (ibgda_in_heap(dest, bytes)) {
-    for (size_t off = 0; off < bytes; off += size_t{0x80000000u}) {
-      const uint64_t n = bytes - off < size_t{0x80000000u} ? bytes - off : size_t{0x80000000u};
-      ibgda_build_read(&r, static_cast<char *>(dest) + off, ibgda_state().heap_lkey,
-                       static_cast<const char *>(source) + off, n);
-      ibgda_step_post(&r);
-    }
-    if (!nbi) {
-      ibgda_step_wait(&r);
-      return 0;
-    }
-    return ibgda_event(r.qp, r.index);
+    ok = ibgda_transfer_heap(&r, true);
+    if (ok && r.nbi != 0)
+      r.event = ibgda_event(r.qp, r.index);
+    else if (ok)
+      ok = ibgda_step_wait(&r);
+  } else {
+    ibgda_step_lock_bounce(&r);
+    ok = ibgda_step_get_bounced(&r);
+    ibgda_step_unlock_bounce(&r);
   }
-  ibgda_step_lock_bounce(&r);
-  const size_t piece = ibgda_state().bounce_bytes - 64u;
-  uint8_t *b = ibgda_bounce(&r) + 64;
-  for (size_t off = 0; off < bytes; off += piece) {
-    const size_t n = bytes - off < piece ? bytes - off : piece;
-    ibgda_build_read(&r, b, ibgda_state().bounce_lkey, static_cast<const char *>(source) + off, n);
-    ibgda_step_post(&r);
-    ibgda_step_wait(&r);
-    ibgda_step_copy(static_cast<char *>(dest) + off, b, n);
-  }
-  ibgda_step_unlock_bounce(&r);
-  return 0;
+  if (!ok) fail_ibgda(&r);
+  return r.event;
 }
 
-/* One atomic on the `width`-byte word at symmetric `dest` (amo: a GPUSHMEM_PROXY_AMO_* code), its old value fetched
-   into local `fetch` (under lkey), posted. XOR has no NIC form (ibgda_amo_fetch loops over compare-swaps): nothing is
-   built for it. */
-__device__ __noinline__ inline void ibgda_step_amo(ibgda_req *r, const void *dest, uint32_t amo, uint32_t width,
-                                                   uint64_t operand, uint64_t compare, void *fetch, uint32_t lkey) {
-  const mlx5::Remote word = ibgda_remote(r, dest);
-  const mlx5::Local into{reinterpret_cast<uint64_t>(fetch), lkey};
+/* One atomic on the r->width-byte word at symmetric r->dst (r->amo: a GPUSHMEM_PROXY_AMO_* code, r->operand,
+   r->compare), its old value fetched into local r->fetch (under r->lkey), posted. XOR has no NIC form
+   (ibgda_amo_fetch loops over compare-swaps): nothing is built for it. */
+__device__ __noinline__ inline bool ibgda_step_amo(ibgda_req *r) {
+  const mlx5::Remote word = ibgda_remote(r, r->dst);
+  const mlx5::Local into{reinterpret_cast<uint64_t>(r->fetch), r->lkey};
   const mlx5::Post p = ibgda_post_of(r);
+  const uint32_t width = r->width, amo = r->amo;
   const uint64_t all = width == 4 ? 0xffffffffull : ~0ull;
-  const uint64_t v = operand & all;
+  const uint64_t v = r->operand & all;
   mlx5::Wqe *w = &r->wqe;
   w->ds = 0;
   switch (amo) {
@@ -359,9 +430,9 @@ __device__ __noinline__ inline void ibgda_step_amo(ibgda_req *r, const void *des
       break;
     case GPUSHMEM_PROXY_AMO_CSWAP:
       if (width == 8)
-        mlx5::build_compare_swap(w, p, word, into, compare, v);
+        mlx5::build_compare_swap(w, p, word, into, r->compare, v);
       else
-        (void)mlx5::build_masked_compare_swap(w, p, word, into, 4, v, compare & all, all, all);
+        (void)mlx5::build_masked_compare_swap(w, p, word, into, 4, v, r->compare & all, all, all);
       break;
     case GPUSHMEM_PROXY_AMO_AND:  // the bits the operand clears become 0
       (void)mlx5::build_masked_compare_swap(w, p, word, into, width, 0, 0, ~v & all, 0);
@@ -372,56 +443,82 @@ __device__ __noinline__ inline void ibgda_step_amo(ibgda_req *r, const void *des
     default:
       break;
   }
-  ibgda_step_post(r);
+  return ibgda_post(r);
 }
 
-/* A fetching atomic: the old value (xor as a compare-swap loop). Waits. */
+/* A request for an atomic on symmetric `dest` whose fetched word goes to the QP's bounce memory. */
+__device__ __forceinline__ void ibgda_req_amo(ibgda_req *r, const char *call, const char *what, const void *dest,
+                                              uint32_t amo, uint32_t width, uint64_t operand, int pe) {
+  ibgda_req_start(r, call, what, dest, pe);
+  r->dst = static_cast<uint8_t *>(const_cast<void *>(dest));
+  r->amo = amo;
+  r->width = width;
+  r->operand = operand;
+  r->compare = 0;
+  r->lkey = ibgda_state().bounce_lkey;
+}
+
+/* The atomic of r with its old value fetched (its bounce memory held): posts, waits, r->event = the old value. */
+__device__ __forceinline__ bool ibgda_fetch(ibgda_req *r) {
+  r->fetch = ibgda_bounce(r) + 8;  // the fetched word; the first 8 bytes take discarded ones
+  if (!ibgda_step_amo(r) || !ibgda_step_wait(r)) return false;
+  r->event = IbgdaMem::load_fetched(r->fetch, r->width);
+  return true;
+}
+
+/* xor, which the NIC has no form of: the old value fetched, then compare-swaps until one finds the word unchanged
+   (r->operand: the xor's; its bounce memory held). r->event = the old value. */
+__device__ __noinline__ inline bool ibgda_step_xor(ibgda_req *r) {
+  r->rest = r->operand;
+  r->amo = GPUSHMEM_PROXY_AMO_LOAD;
+  if (!ibgda_fetch(r)) return false;
+  r->amo = GPUSHMEM_PROXY_AMO_CSWAP;
+  do {
+    r->compare = r->event;
+    r->operand = (r->event ^ r->rest) & (r->width == 4 ? 0xffffffffull : ~0ull);
+    if (!ibgda_fetch(r)) return false;
+  } while (r->event != r->compare);
+  return true;
+}
+
+/* A fetching atomic: the old value. Waits. */
 __device__ __noinline__ inline uint64_t ibgda_amo_fetch(const char *call, const void *dest, uint32_t amo,
                                                         uint32_t width, uint64_t operand, uint64_t compare, int pe) {
   ibgda_req r;
-  ibgda_req_start(&r, call, "atomic", dest, pe);
+  ibgda_req_amo(&r, call, "atomic", dest, amo, width, operand, pe);
+  r.compare = compare;
   ibgda_step_lock_bounce(&r);
-  uint8_t *f = ibgda_bounce(&r) + 8;  // the fetched word; the first 8 bytes take discarded ones
-  uint64_t old = 0;
-  ibgda_step_amo(&r, dest, amo == GPUSHMEM_PROXY_AMO_XOR ? static_cast<uint32_t>(GPUSHMEM_PROXY_AMO_LOAD) : amo, width,
-                 operand, compare, f, ibgda_state().bounce_lkey);
-  ibgda_step_wait(&r);
-  ibgda_step_copy(&old, f, width);
-  if (amo == GPUSHMEM_PROXY_AMO_XOR) {
-    const uint64_t all = width == 4 ? 0xffffffffull : ~0ull;
-    for (;;) {
-      ibgda_step_amo(&r, dest, GPUSHMEM_PROXY_AMO_CSWAP, width, (old ^ operand) & all, old, f,
-                     ibgda_state().bounce_lkey);
-      ibgda_step_wait(&r);
-      uint64_t seen = 0;
-      ibgda_step_copy(&seen, f, width);
-      if (seen == old) break;
-      old = seen;
-    }
-  }
+  const bool ok = r.amo == GPUSHMEM_PROXY_AMO_XOR ? ibgda_step_xor(&r) : ibgda_fetch(&r);
   ibgda_step_unlock_bounce(&r);
-  return old;
+  if (!ok) fail_ibgda(&r);
+  return r.event;
 }
 
 /* An atomic that returns nothing: posted (complete at quiet); xor waits (a compare-swap loop). */
 __device__ __noinline__ inline void ibgda_amo(const char *call, void *dest, uint32_t amo, uint32_t width,
                                               uint64_t operand, int pe) {
-  if (amo == GPUSHMEM_PROXY_AMO_XOR) {
-    (void)ibgda_amo_fetch(call, dest, amo, width, operand, 0, pe);
-    return;
-  }
   ibgda_req r;
-  ibgda_req_start(&r, call, "atomic", dest, pe);
-  ibgda_step_amo(&r, dest, amo, width, operand, 0, ibgda_bounce(&r), ibgda_state().bounce_lkey);
+  ibgda_req_amo(&r, call, "atomic", dest, amo, width, operand, pe);
+  bool ok;
+  if (r.amo == GPUSHMEM_PROXY_AMO_XOR) {
+    ibgda_step_lock_bounce(&r);
+    ok = ibgda_step_xor(&r);
+    ibgda_step_unlock_bounce(&r);
+  } else {
+    r.fetch = ibgda_bounce(&r);
+    ok = ibgda_step_amo(&r);
+  }
+  if (!ok) fail_ibgda(&r);
 }
 
 /* A signal update alone (signal_op, the device barrier's arrivals): posted. */
 __device__ __noinline__ inline void ibgda_signal(const char *call, uint64_t *sig_addr, uint64_t value, bool add,
                                                  int pe) {
   ibgda_req r;
-  ibgda_req_start(&r, call, "signal atomic", sig_addr, pe);
-  ibgda_step_amo(&r, sig_addr, add ? GPUSHMEM_PROXY_AMO_ADD : GPUSHMEM_PROXY_AMO_STORE, 8, value, 0, ibgda_bounce(&r),
-                 ibgda_state().bounce_lkey);
+  ibgda_req_amo(&r, call, "signal atomic", sig_addr, add ? GPUSHMEM_PROXY_AMO_ADD : GPUSHMEM_PROXY_AMO_STORE, 8, value,
+                pe);
+  r.fetch = ibgda_bounce(&r);
+  if (!ibgda_step_amo(&r)) fail_ibgda(&r);
 }
 
 /* put-with-signal: the WRITEs, then the signal's atomic with the fence flag on the same QP (it lands after the whole
@@ -430,27 +527,23 @@ __device__ __noinline__ inline uint64_t ibgda_putmem_signal(const char *call, vo
                                                             size_t bytes, uint64_t *sig_addr, uint64_t signal, bool add,
                                                             int pe, bool nbi) {
   ibgda_req r;
-  ibgda_req_start(&r, call, "RDMA WRITE", dest, pe);
-  uint64_t ev = 0;
-  if (bytes != 0) ev = ibgda_putmem(call, dest, source, bytes, pe, nbi);  // the same QP: this warp's for pe
-  r.what = "signal atomic";
+  ibgda_req_amo(&r, call, "signal atomic", sig_addr, add ? GPUSHMEM_PROXY_AMO_ADD : GPUSHMEM_PROXY_AMO_STORE, 8, signal,
+                pe);
+  r.fetch = ibgda_bounce(&r);
   r.fence = 1;
-  ibgda_step_amo(&r, sig_addr, add ? GPUSHMEM_PROXY_AMO_ADD : GPUSHMEM_PROXY_AMO_STORE, 8, signal, 0, ibgda_bounce(&r),
-                 ibgda_state().bounce_lkey);
-  return ev;
+  r.event = bytes != 0 ? ibgda_putmem(call, dest, source, bytes, pe, nbi) : 0;  // the same QP: this warp's for pe
+  if (!ibgda_step_amo(&r)) fail_ibgda(&r);
+  return r.event;
 }
 
-/* quiet (and fence) over IBGDA: every request posted to any QP before is complete. */
+/* quiet (and fence) over IBGDA: every request posted to any QP before is complete. The QP walked lives in the request
+   (local memory), so nothing stays live across the wait. */
 __device__ __noinline__ inline void ibgda_quiet(const char *call) {
-  const gpushmem_device_state_t &s = state();
-  const gpushmem_ibgda_state_t &g = *s.ibgda;
-  for (int pe = 0; pe < s.n_pes; ++pe) {
-    if (s.peer_transport[pe] != GPUSHMEM_PEER_IBGDA) continue;
-    for (uint32_t k = 0; k < g.qps_per_peer; ++k) {
-      ibgda_req r;
-      ibgda_req_at(&r, call, "quiet", nullptr, pe, static_cast<uint32_t>(pe) * g.qps_per_peer + k);
-      ibgda_step_wait(&r);
-    }
+  ibgda_req r;
+  ibgda_req_at(&r, call, "quiet", nullptr, 0, 0);
+  for (; r.qp < static_cast<uint32_t>(state().n_pes) * ibgda_state().qps_per_peer; ++r.qp) {
+    r.pe = static_cast<int>(r.qp / ibgda_state().qps_per_peer);
+    if (state().peer_transport[r.pe] == GPUSHMEM_PEER_IBGDA && !ibgda_step_wait(&r)) fail_ibgda(&r);
   }
 }
 

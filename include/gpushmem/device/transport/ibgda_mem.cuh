@@ -26,6 +26,18 @@ struct IbgdaMem {
     asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(w) : "memory");
     return v;
   }
+  /* A word the NIC wrote (a fetched value in bounce memory, read after its completion): 4 or 8 bytes. */
+  static __device__ __forceinline__ uint64_t load_fetched(const void *p, uint32_t width) {
+    uint64_t v;
+    if (width == 4) {
+      uint32_t w;
+      asm volatile("ld.relaxed.sys.b32 %0, [%1];" : "=r"(w) : "l"(p) : "memory");
+      v = w;
+    } else {
+      asm volatile("ld.relaxed.sys.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    }
+    return v;
+  }
   static __device__ __forceinline__ void store(uint64_t *w, uint64_t v) {
     asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(w), "l"(v) : "memory");
   }
