@@ -15,6 +15,7 @@
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
 #include "gpushmem/config.h"
+#include "ibgda/ibgda_runtime.hpp"
 #include "ibgda/mlx5/mlx5_probe.hpp"
 #include "net/net.hpp"
 #include "proxy/proxy_runtime.hpp"
@@ -115,8 +116,8 @@ int print_peers() {
     if (pe == me) {
       std::printf("PE %d of %d (host %s)\n", me, n, gpushmem::net::host_of(me).c_str());
       for (int peer = 0; peer < n; ++peer)
-        std::printf("  -> PE %-4d %s%s\n", peer, gpushmem::net::describe(peer).c_str(),
-                    gpushmem::proxy_rt::device_path(peer).c_str());
+        std::printf("  -> PE %-4d %s%s%s\n", peer, gpushmem::net::describe(peer).c_str(),
+                    gpushmem::proxy_rt::device_path(peer).c_str(), gpushmem::ibgda_rt::device_path(peer).c_str());
       std::fflush(stdout);
     }
     shmem_barrier_all();

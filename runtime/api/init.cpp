@@ -14,6 +14,7 @@
 #include "ctx/ctx_table.hpp"
 #include "env/env.hpp"
 #include "gpu/gpu.hpp"
+#include "ibgda/ibgda_runtime.hpp"
 #include "net/net.hpp"
 #include "proxy/proxy_runtime.hpp"
 #include "shmemx.h"
@@ -94,7 +95,8 @@ void print_banner() {
       std::printf("  %-30s = %-10s  %s\n", v.name, env::value_text(v).c_str(), v.help);
     std::printf("  how PE %d reaches each PE:\n", rt().my_pe);
     for (int pe = 0; pe < rt().n_pes; ++pe)
-      std::printf("    PE %-4d %s%s\n", pe, net::describe(pe).c_str(), proxy_rt::device_path(pe).c_str());
+      std::printf("    PE %-4d %s%s%s\n", pe, net::describe(pe).c_str(), proxy_rt::device_path(pe).c_str(),
+                  ibgda_rt::device_path(pe).c_str());
   }
   std::fflush(stdout);
 }
@@ -256,7 +258,10 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
                 "the GPU");
   // Every PE the mappings do not reach goes through the network transport (collective over the job).
   if (net::init(call, r.data_everywhere) != Status::ok) init_failed(call, "cannot reach every PE (the cause is above)");
-  // Device code reaches the PEs the network reaches through the CPU proxy (GPU mode).
+  // Device code reaches the PEs the network reaches through IBGDA where GPUSHMEM_TRANSPORTS lists it, through the
+  // CPU proxy otherwise (GPU mode).
+  if (ibgda_rt::start(call) != Status::ok)
+    init_failed(call, "cannot set up IBGDA for device code (the cause is above)");
   if (proxy_rt::start(call) != Status::ok)
     init_failed(call, "cannot start the CPU proxy for device code (the cause is above)");
   team::init();
@@ -328,6 +333,7 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   Runtime &r = rt();
   gpu::drain("shmem_finalize");         // this PE's kernels and copies no longer touch any heap
   proxy_rt::stop("shmem_finalize");     // and what they handed to the proxy is executed
+  ibgda_rt::stop("shmem_finalize");     // and what they posted to their queue pairs
   sync::barrier_all("shmem_finalize");  // completes this PE's RMA too: host puts complete at the barrier's fence
   team::check_pending();                // every PE's last broadcast pushes have landed (the barrier)
   // The barrier's last arrivals through the network are posted: complete them at their targets before the

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/status.hpp"
+#include "gpushmem/ibgda_qp.h"
 #include "gpushmem/proxy_channel.h"
 #include "gpushmem/team_state.h"
 
@@ -95,6 +96,9 @@ Status prepare_network_buffers(const char *call);
 // detaches the proxy again (before its channels are freed). not_supported in host mode.
 Status attach_proxy(const char *call, const std::vector<int> &pes, const gpushmem_proxy_channel_t *table,
                     uint32_t count);
+// GPU mode: device code reaches the PEs `pes` through IBGDA (`state`, device memory, gpushmem/ibgda_qp.h): marks
+// them GPUSHMEM_PEER_IBGDA and republishes the device state. A null state detaches it (before its queues are freed).
+Status attach_ibgda(const char *call, const std::vector<int> &pes, const gpushmem_ibgda_state_t *state);
 
 // Waits for everything issued on the runtime's stream (shmem_quiet). Returns ok at once in host mode.
 Status quiet(const char *call);

@@ -86,6 +86,7 @@ gpushmem_device_state_t device_state(const Session &s) {
   st.error_checks = r.error_checks ? 1 : 0;
   st.proxy_channels = s.d_proxy_channels;
   st.proxy_channel_count = s.proxy_channel_count;
+  st.ibgda = s.d_ibgda;
   st.proxy_region_gpu_heap = static_cast<uint32_t>(transport::Region::gpu_heap);
   st.device_error = s.d_device_error;
   st.device_timeout_ns =
@@ -327,21 +328,39 @@ Status grow(const char *call, uint64_t min_user_bytes, uint64_t *added_user_byte
   return Status::ok;
 }
 
+namespace {
+
+Status mark_peers(const char *call, Session &s, const std::vector<int> &pes, uint8_t kind) {
+  for (int pe : pes) {
+    cudaError_t e = cudaMemcpyAsync(s.d_peer_transport + pe, &kind, 1, cudaMemcpyHostToDevice, s.stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
+    if (e != cudaSuccess)
+      return rt_failed(e, call, "GPUSHMEM_DISABLE_CUDA=1 runs without the GPU",
+                       "cudaMemcpyAsync of PE %d's entry of the peer-transport table", pe);
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
 Status attach_proxy(const char *call, const std::vector<int> &pes, const gpushmem_proxy_channel_t *table,
                     uint32_t count) {
   Session *s = session();
   if (s == nullptr) return Status::not_supported;
   ContextScope in_pe_context;
-  const uint8_t kind = table != nullptr ? GPUSHMEM_PEER_PROXY : GPUSHMEM_PEER_UNREACHABLE;
-  for (int pe : pes) {
-    cudaError_t e = cudaMemcpyAsync(s->d_peer_transport + pe, &kind, 1, cudaMemcpyHostToDevice, s->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
-    if (e != cudaSuccess)
-      return rt_failed(e, call, "GPUSHMEM_DISABLE_CUDA=1 runs without the GPU",
-                       "cudaMemcpyAsync of PE %d's entry of the peer-transport table", pe);
-  }
+  GPUSHMEM_CHECK(mark_peers(call, *s, pes, table != nullptr ? GPUSHMEM_PEER_PROXY : GPUSHMEM_PEER_UNREACHABLE));
   s->d_proxy_channels = table;
   s->proxy_channel_count = table != nullptr ? count : 0;
+  publish(device_state(*s));
+  return Status::ok;
+}
+
+Status attach_ibgda(const char *call, const std::vector<int> &pes, const gpushmem_ibgda_state_t *state) {
+  Session *s = session();
+  if (s == nullptr) return Status::not_supported;
+  ContextScope in_pe_context;
+  GPUSHMEM_CHECK(mark_peers(call, *s, pes, state != nullptr ? GPUSHMEM_PEER_IBGDA : GPUSHMEM_PEER_UNREACHABLE));
+  s->d_ibgda = state;
   publish(device_state(*s));
   return Status::ok;
 }

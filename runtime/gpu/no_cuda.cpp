@@ -63,6 +63,10 @@ Status attach_proxy(const char *, const std::vector<int> &, const gpushmem_proxy
   return Status::not_supported;
 }
 
+Status attach_ibgda(const char *, const std::vector<int> &, const gpushmem_ibgda_state_t *) {
+  return Status::not_supported;
+}
+
 Status publish_team(const char *, const gpushmem_team_state_t &) {
   return Status::ok;
 }

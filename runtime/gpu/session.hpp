@@ -9,6 +9,7 @@
 #include "gpu/device_select.hpp"
 #include "gpu/gpu_heap.hpp"
 #include "gpushmem/device_error.h"
+#include "gpushmem/ibgda_qp.h"
 
 namespace gpushmem::gpu {
 
@@ -26,6 +27,7 @@ struct Session {
   gpushmem_team_state_t *d_teams = nullptr;  // device array [GPUSHMEM_MAX_TEAMS]: the team table (device_teams.cpp)
   const gpushmem_proxy_channel_t *d_proxy_channels = nullptr;  // attach_proxy: the proxy's device table
   uint32_t proxy_channel_count = 0;
+  const gpushmem_ibgda_state_t *d_ibgda = nullptr;    // attach_ibgda: the IBGDA state (device memory)
   gpushmem_device_error_t *h_device_error = nullptr;  // the sticky device error (device_error.cpp): host view
   gpushmem_device_error_t *d_device_error = nullptr;  // ... and the device's
 };

@@ -151,12 +151,18 @@ bool p2p_allowed() {
   return listed("p2p");
 }
 
+bool ibgda_listed() {
+  for (const std::string &t : transports_list())
+    if (t == "ibgda") return true;
+  return false;
+}
+
 Status init(const char *call, bool globals_everywhere) {
   Runtime &r = rt();
   for (const std::string &t : transports_list())
-    if (t != "p2p" && t != "ucx") {
+    if (t != "p2p" && t != "ucx" && t != "ibgda") {
       GPUSHMEM_LOG_ERROR(log::Subsys::env,
-                         "GPUSHMEM_TRANSPORTS='%s' names '%s', which is not a transport: list p2p and/or ucx",
+                         "GPUSHMEM_TRANSPORTS='%s' names '%s', which is not a transport: list p2p, ucx and/or ibgda",
                          env::get().GPUSHMEM_TRANSPORTS.c_str(), t.c_str());
       return Status::invalid_argument;
     }
@@ -187,7 +193,7 @@ Status init(const char *call, bool globals_everywhere) {
 
   // Whether anybody needs the network, and whether everybody can offer it: one allgather of two bits.
   std::string why_not;
-  bool can = listed("ucx");
+  bool can = listed("ucx") || ibgda_listed();  // IBGDA's host side and the emulator's wire are ucx/
   if (!can) why_not = "GPUSHMEM_TRANSPORTS='" + env::get().GPUSHMEM_TRANSPORTS + "' leaves out ucx";
 #if GPUSHMEM_BUILT_WITH_UCX
   const ucx::Api *api = nullptr;

@@ -36,6 +36,8 @@ void finalize();
 
 // Whether GPUSHMEM_TRANSPORTS lets node-local PEs map each other's memory (p2p listed, or nothing set).
 bool p2p_allowed();
+// Whether GPUSHMEM_TRANSPORTS lists ibgda: device code reaches the network's PEs through IBGDA (ibgda_runtime.hpp).
+bool ibgda_listed();
 
 Kind kind(int pe);
 // One line per peer for SHMEM_INFO and gpushmem-info --peers: the transport and why.

@@ -16,6 +16,7 @@
 #include "gpu/device_error.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/session.hpp"
+#include "ibgda/ibgda_runtime.hpp"
 #include "net/net.hpp"
 #include "proxy/proxy_cpus.hpp"
 #include "proxy/proxy_service.hpp"
@@ -157,7 +158,7 @@ Status start(const char *call) {
   if (r.gpu.base == nullptr || net::active() == nullptr) return Status::ok;
   auto p = std::make_unique<Proxy>();
   for (int pe = 0; pe < r.n_pes; ++pe)
-    if (net::kind(pe) == net::Kind::network) p->pes.push_back(pe);
+    if (net::kind(pe) == net::Kind::network && !ibgda_rt::reaches(pe)) p->pes.push_back(pe);
   if (p->pes.empty()) return Status::ok;
   gpu::ContextScope in_pe_context;
   Status st = build(call, *p);

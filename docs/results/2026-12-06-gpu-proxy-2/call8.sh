@@ -27,6 +27,10 @@ R=$PWD O=${OUT:-/tmp/out}; mkdir -p $O; B=$R/build-dev
 VHOST_TARGETS="gpu_device_api_amo gpu_device_api_barrier gpu_device_api_bytes gpu_device_api_coll gpu_device_api_event
   gpu_device_api_rma gpu_device_api_signal gpu_device_api_wait gpu_device_api_wait_deprecated gpu_net_gpu_heap
   gpu_proxy_device gpu_stream_graph gpushmem_gpu_probe jacobi_halo moe_dispatch ring_kernel"
+# ... and those of the device_api_ibgda tests (BUILD_TARGETS=ibgda: the device API over emulated IBGDA).
+IBGDA_TARGETS="gpushmem_gpu_probe gpu_device_api_rma_ibgda gpu_device_api_bytes_ibgda gpu_device_api_amo_ibgda
+  gpu_device_api_signal_ibgda gpu_device_api_wait_ibgda gpu_device_api_wait_deprecated_ibgda
+  gpu_device_api_barrier_ibgda gpu_device_api_event_ibgda gpu_device_api_coll_ibgda"
 # Names the frames "lib(+0xoffset)[addr]" of the proxy thread stacks the watchdog prints (filter: stdin to stdout).
 symbolize() {
   while IFS= read -r l; do
@@ -60,7 +64,9 @@ build)
     extra="-DGPUSHMEM_PERFTEST_NVSHMEM_ROOT=$nv -DGPUSHMEM_PERFTEST_NVSHMEM_COLLECTIVES=OFF"
   fi
   targets=""; [ "${BUILD_TARGETS:-all}" = vhost ] && targets="--target $VHOST_TARGETS"
-  [ "${BUILD_TARGETS:-all}" != all ] && [ "${BUILD_TARGETS}" != vhost ] && targets="--target $BUILD_TARGETS"
+  [ "${BUILD_TARGETS:-all}" = ibgda ] && targets="--target $IBGDA_TARGETS"
+  [ "${BUILD_TARGETS:-all}" = vhost+ibgda ] && targets="--target $VHOST_TARGETS $IBGDA_TARGETS"
+  case "${BUILD_TARGETS:-all}" in all|vhost|ibgda|vhost+ibgda) ;; *) targets="--target $BUILD_TARGETS";; esac
   [ -n "$targets" ] && [ -n "${P2P_TARGETS:-}" ] && targets="$targets $P2P_TARGETS"
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSHMEM_WERROR=ON -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
     -DGPUSHMEM_UCX_INCLUDE=$R/.deps/ucx/usr/include $extra > /tmp/configure.log 2>&1 && cmake --build $B -j 16 $targets > /tmp/build.log 2>&1 \

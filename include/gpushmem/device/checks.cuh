@@ -123,7 +123,8 @@ __device__ __forceinline__ bool error_report_begin() {
     error_record(GPUSHMEM_DEVICE_ERROR_UNREACHABLE, call, pe, addr, 0, nullptr, nullptr);
     printf(
         "gpushmem[PE %d] device error in %s: pe=%d cannot be reached from this GPU (no P2P mapping of its heap; "
-        "gpushmem-info shows each peer's transport); address %p " GPUSHMEMI_DEVICE_WHERE "\n",
+        "gpushmem-info shows each peer's transport; a PE reached through IBGDA needs kernels compiled with "
+        "GPUSHMEM_DEVICE_IBGDA=1); address %p " GPUSHMEMI_DEVICE_WHERE "\n",
         state().my_pe, call, pe, addr, GPUSHMEMI_DEVICE_WHERE_ARGS);
   }
   error_report_end_and_trap(printer);
