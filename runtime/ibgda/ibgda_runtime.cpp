@@ -26,6 +26,7 @@
 #include "gpu/cuda_loader.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/session.hpp"
+#include "ibgda/emu/emu_faults.hpp"
 #include "ibgda/emu/emu_provisioner.hpp"
 #include "ibgda/emu/transport_target.hpp"
 #include "ibgda/mlx5/mlx5_probe.hpp"
@@ -86,37 +87,6 @@ struct Ibgda {
 };
 
 std::unique_ptr<Ibgda> g_ibgda;
-
-// GPUSHMEM_IBGDA_EMU_FAULTS, applied once the QPs exist (QP numbers count from EmuLayout::first_qpn).
-Status apply_faults(const char *call, const std::string &text, uint32_t first_qpn, uint32_t n_qps,
-                    emu::NicEmulator &nic) {
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find(',', i);
-    if (j == std::string::npos) j = text.size();
-    const std::string item = text.substr(i, j - i);
-    i = j + 1;
-    if (item.empty()) continue;
-    unsigned long long a = 0, b = 0;
-    char tail = 0;
-    if (std::sscanf(item.c_str(), "doorbell_delay_us=%llu%c", &a, &tail) == 1) {
-      nic.set_doorbell_delay(a * 1000ull);
-    } else if (std::sscanf(item.c_str(), "cqe_delay_us=%llu%c", &a, &tail) == 1) {
-      nic.set_cqe_delay(a * 1000ull);
-    } else if (std::sscanf(item.c_str(), "stall_qp=%llu%c", &a, &tail) == 1 && a < n_qps) {
-      nic.stall(first_qpn + static_cast<uint32_t>(a), true);
-    } else if (std::sscanf(item.c_str(), "bad_rkey=%llu:%llu%c", &a, &b, &tail) == 2 && a < n_qps) {
-      nic.bad_rkey_once(first_qpn + static_cast<uint32_t>(a), static_cast<uint32_t>(b));
-    } else {
-      GPUSHMEM_LOG_ERROR(log::Subsys::env,
-                         "%s: GPUSHMEM_IBGDA_EMU_FAULTS='%s': '%s' is not doorbell_delay_us=N, cqe_delay_us=N, "
-                         "stall_qp=Q or bad_rkey=Q:W with Q below %u (this PE's queue pairs)",
-                         call, text.c_str(), item.c_str(), n_qps);
-      return Status::invalid_argument;
-    }
-  }
-  return Status::ok;
-}
 
 Status check_knobs(const char *call, const env::Values &v) {
   if (v.GPUSHMEM_IBGDA_QPS_PER_PEER < 1 || v.GPUSHMEM_IBGDA_QPS_PER_PEER > 64) {
@@ -210,8 +180,15 @@ Status build(const char *call, Ibgda &g) {
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: cannot create the emulated IBGDA queue pairs: %s", call, why.c_str());
     return st;
   }
-  return apply_faults(call, v.GPUSHMEM_IBGDA_EMU_FAULTS, l.first_qpn, static_cast<uint32_t>(r.n_pes) * l.qps_per_peer,
-                      g.provisioner->emulator());
+  const uint32_t n_qps = static_cast<uint32_t>(r.n_pes) * l.qps_per_peer;
+  std::vector<emu::EmuFault> faults;
+  if (!emu::parse_faults(v.GPUSHMEM_IBGDA_EMU_FAULTS, n_qps, &faults, &why)) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::env, "%s: GPUSHMEM_IBGDA_EMU_FAULTS='%s': %s", call,
+                       v.GPUSHMEM_IBGDA_EMU_FAULTS.c_str(), why.c_str());
+    return Status::invalid_argument;
+  }
+  emu::apply_faults(faults, l.first_qpn, g.provisioner->emulator());
+  return Status::ok;
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "catch.hpp"
 #include "emu_qp.hpp"
+#include "ibgda/emu/emu_faults.hpp"
 #include "ibgda/emu/nic_emulator.hpp"
 
 namespace emu = gpushmem::ibgda::emu;
@@ -406,4 +407,50 @@ TEST_CASE("nic emulator: a local region behind a copier is read and written only
   uint32_t synd = 0;
   REQUIRE(nic.in_error(0x77, &synd));
   CHECK(synd == GPUSHMEM_MLX5_SYND_LOCAL_ACCESS);
+}
+
+TEST_CASE("nic emulator: GPUSHMEM_IBGDA_EMU_FAULTS as the runtime reads it", "[emu]") {
+  std::vector<emu::EmuFault> f;
+  std::string why;
+  SECTION("the four forms, in order") {
+    REQUIRE(emu::parse_faults("doorbell_delay_us=5,cqe_delay_us=100,,stall_qp=3,bad_rkey=1:70000", 4, &f, &why));
+    REQUIRE(f.size() == 4);
+    CHECK((f[0].kind == emu::EmuFault::Kind::doorbell_delay && f[0].a == 5));
+    CHECK((f[1].kind == emu::EmuFault::Kind::cqe_delay && f[1].a == 100));
+    CHECK((f[2].kind == emu::EmuFault::Kind::stall_qp && f[2].a == 3));
+    CHECK((f[3].kind == emu::EmuFault::Kind::bad_rkey && f[3].a == 1 && f[3].b == 70000));
+    CHECK(emu::parse_faults("", 4, &f, &why));
+    CHECK(f.empty());
+  }
+  SECTION("each refusal names the item") {
+    for (const char *bad : {"stall_qp=4", "stall_qp=-1", "bad_rkey=1", "bad_rkey=1:", "bad_rkey=x:2", "bad_rkey=4:0",
+                            "foo=1", "doorbell_delay_us=", "doorbell_delay_us=5us", "cqe_delay_us=3600000001",
+                            "cqe_delay_us=99999999999999999999", "stall_qp"}) {
+      INFO(bad);
+      CHECK_FALSE(emu::parse_faults(std::string("cqe_delay_us=1,") + bad, 4, &f, &why));
+      CHECK(why.find(std::string("'") + bad + "'") != std::string::npos);
+      CHECK(why.find("below 4") != std::string::npos);
+    }
+  }
+  SECTION("applied: queue pair 0 stalls, queue pair 1's work request 1 fails") {
+    Setup s;
+    emu::NicEmulator nic;
+    EmuQp a(7, 16, 1, true, &s.local_keys, &s.target), b(8, 16, 1, true, &s.local_keys, &s.target);
+    nic.add_qp(a.config());
+    nic.add_qp(b.config());
+    REQUIRE(emu::parse_faults("stall_qp=0,bad_rkey=1:1", 2, &f, &why));
+    emu::apply_faults(f, 7, nic);
+    const auto write8 = [&](mlx5::Wqe *w, const mlx5::Post &p) { mlx5::build_write(w, p, s.r(0), s.l(0), 8); };
+    a.post(write8);
+    b.post(write8);
+    b.post(write8);
+    while (nic.poll_once() != 0) {
+    }
+    uint32_t synd = 0, index = 0;
+    CHECK(nic.in_error(8, &synd, &index));
+    CHECK(synd == GPUSHMEM_MLX5_SYND_REMOTE_ACCESS);
+    CHECK(index == 1);
+    CHECK_FALSE(nic.in_error(7));
+    CHECK(nic.counters().wqes == 1);  // b's first; a's is held by the stall
+  }
 }
