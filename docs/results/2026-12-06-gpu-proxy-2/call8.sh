@@ -13,6 +13,8 @@
 #   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
 #   queueprobe queue_probe.cu: do the runtime's non-blocking streams wait behind work queued on the legacy stream
 #             behind a spinning kernel (MPS off/on, 8/32 connections, low/high priority streams)?
+#   postrate  ibgda_post_rate (IBGDA's device-side posting: 1 warp and 32x8 warps, batch 1/8/32, lane 0 only)
+#             and proxy_drain_rate's 32x8 in the same call
 #   drain     proxy_drain_rate with 8x8 .. 132x8 producer warps, the library's body stores and weak ones
 #   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
 #   nvshmem   shmem_p_latency and shmem_put_latency, gpushmem and the _nvshmem twin, P2P, 2 PEs on the GPU
@@ -30,7 +32,7 @@ VHOST_TARGETS="gpu_device_api_amo gpu_device_api_barrier gpu_device_api_bytes gp
 # ... and those of the device_api_ibgda tests (BUILD_TARGETS=ibgda: the device API over emulated IBGDA).
 IBGDA_TARGETS="gpushmem_gpu_probe gpu_device_api_rma_ibgda gpu_device_api_bytes_ibgda gpu_device_api_amo_ibgda
   gpu_device_api_signal_ibgda gpu_device_api_wait_ibgda gpu_device_api_wait_deprecated_ibgda
-  gpu_device_api_barrier_ibgda gpu_device_api_event_ibgda gpu_device_api_coll_ibgda"
+  gpu_device_api_barrier_ibgda gpu_device_api_event_ibgda gpu_device_api_coll_ibgda ibgda_post_rate proxy_drain_rate"
 # Names the frames "lib(+0xoffset)[addr]" of the proxy thread stacks the watchdog prints (filter: stdin to stdout).
 symbolize() {
   while IFS= read -r l; do
@@ -173,6 +175,15 @@ queueprobe)
     done; done; done
     if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
   done;;
+postrate)
+  # ibgda_post_rate CTAS WARPS QPS WQEBBS POSTS REPEATS BATCH POSTERS: IBGDA's device-side posting cost against an
+  # index-advancing host NIC, next to the proxy's drain rate with the same producers (the drain step)
+  for cfg in "1 1 1 1024 200000 5 8" "1 1 1 1024 200000 5 1" "32 8 4 1024 4000000 5 1" "32 8 4 1024 4000000 5 8" \
+             "32 8 4 1024 4000000 5 32" "32 8 4 1024 4000000 5 8 lane0" "32 8 32 1024 4000000 5 8"; do
+    r=$(timeout -k 2 60 $B/bin/ibgda_post_rate $cfg 2>&1); echo "$r" >> $O/postrate.txt
+    say "postrate $cfg: $(echo "$r" | sed -n 2p)"
+  done
+  r=$(timeout -k 2 60 $B/bin/proxy_drain_rate 4096 8000000 32 8 5 32 2>&1 | tail -2 | head -1); say "drain 32x8 (same run): $r";;
 drain)
   # proxy_drain_rate CAPACITY REQUESTS CTAS WARPS REPEATS BATCH: more producers than run_proxy.sh's 32 x 8 warps
   for cfg in "4096 8000000 32 8 5 32" "4096 8000000 32 8 5 32 weak" "16384 16000000 132 8 5 32" \
