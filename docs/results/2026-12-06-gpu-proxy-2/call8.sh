@@ -13,6 +13,7 @@
 #   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
 #   queueprobe queue_probe.cu: do the runtime's non-blocking streams wait behind work queued on the legacy stream
 #             behind a spinning kernel (MPS off/on, 8/32 connections, low/high priority streams)?
+#   sanitize  compute-sanitizer memcheck on device_api_ibgda tests (SAN_TESTS), through GPUSHMEM_TEST_WRAPPER
 #   postrate  ibgda_post_rate (IBGDA's device-side posting: 1 warp and 32x8 warps, batch 1/8/32, lane 0 only)
 #             and proxy_drain_rate's 32x8 in the same call
 #   drain     proxy_drain_rate with 8x8 .. 132x8 producer warps, the library's body stores and weak ones
@@ -174,6 +175,16 @@ queueprobe)
       say "queueprobe MPS $mps: $r"
     done; done; done
     if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
+  done;;
+sanitize)
+  # compute-sanitizer memcheck on the IBGDA device tests (SAN_TESTS), each PE's program under it
+  for t in ${SAN_TESTS:-device_api_ibgda.rma device_api_ibgda.amo device_api_ibgda.signal}; do
+    n="gpu.$t.mpi-vh2.np2"; s=$SECONDS
+    (cd $B && GPUSHMEM_TEST_WRAPPER="/usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 99" \
+      GPUSHMEM_DEVICE_TIMEOUT=${DT:-60} timeout -k 5 ${CAP:-200} ctest -V -R "^${n//./\\.}\$" > /tmp/san-one.txt 2>&1)
+    { echo "=== $n (memcheck)"; grep -E "ERROR SUMMARY|Invalid|Passed|Failed|device error" /tmp/san-one.txt | head -40; } >> $O/sanitize.txt
+    cleanup
+    say "memcheck $n: $(grep -oE "ERROR SUMMARY: [0-9]+ errors" /tmp/san-one.txt | sort | uniq -c | tr '\n' ' ') $(grep -oE "(Passed|Failed)" /tmp/san-one.txt | head -1) ($((SECONDS - s)) s)"
   done;;
 postrate)
   # ibgda_post_rate CTAS WARPS QPS WQEBBS POSTS REPEATS BATCH POSTERS: IBGDA's device-side posting cost against an
