@@ -71,7 +71,8 @@ struct HostQp {
 };
 
 // The index-advancing NIC: for each QP, the doorbell record's producer index; every block up to it is taken
-// (its WQE's inline value checked against its poster's sequence) and the CQE names the last one.
+// (its WQE's index, QP number and inline value checked against its poster's sequence) and the CQE names the last one:
+// every WQE here is one block, so the last block taken starts the newest WQE.
 void consume(std::vector<HostQp> &qps, uint32_t wqebbs, uint64_t expect, std::vector<uint64_t> &next_k,
              std::atomic<bool> &stop, std::atomic<uint64_t> &taken, std::atomic<uint64_t> &bad) {
   uint64_t n = 0;
@@ -85,7 +86,8 @@ void consume(std::vector<HostQp> &qps, uint32_t wqebbs, uint64_t expect, std::ve
       while (static_cast<uint16_t>(h.consumed) != pi) {
         const mlx5::RingReader reader{h.qp.sq, wqebbs, h.consumed};
         mlx5::Decoded d{};
-        if (mlx5::decode(reader, &d) != GPUSHMEM_MLX5_SYND_OK || !d.is_inline || d.bytes != 8) {
+        if (mlx5::decode(reader, &d) != GPUSHMEM_MLX5_SYND_OK || !d.is_inline || d.bytes != 8 ||
+            d.index != (h.consumed & 0xffffu) || d.qpn != h.qp.qpn) {
           bad.fetch_add(1);
         } else {
           uint64_t v = 0;
@@ -136,6 +138,12 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < n_qps; ++i) {
     HostQp &h = hq[i];
     CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void **>(&h.block), size_t{wqebbs} * 64 + 128, cudaHostAllocMapped));
+    void *mapped = nullptr;
+    CHECK_CUDA(cudaHostGetDevicePointer(&mapped, h.block, 0));
+    if (mapped != h.block) {
+      std::fprintf(stderr, "ibgda_post_rate: pinned memory is not mapped into the GPU at its host address (no UVA)\n");
+      return 1;
+    }
     CHECK_CUDA(cudaMalloc(reinterpret_cast<void **>(&h.words), sizeof(gpushmem_ibgda_qp_words_t)));
     h.qp.sq = h.block;
     h.qp.cqe = h.block + size_t{wqebbs} * 64;

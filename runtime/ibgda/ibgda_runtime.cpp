@@ -117,6 +117,10 @@ emu::EmuMemory cuda_memory(emu::Copier *copier) {
     void *d = nullptr;
     // The device code and the emulator use one address for the queues: UVA maps pinned memory at its host address.
     if (cudaHostGetDevicePointer(&d, p, 0) != cudaSuccess || d != p) {
+      GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                         "emulated IBGDA: pinned memory at %p is mapped into the GPU at %p, not at the same address "
+                         "(no unified addressing): the emulator and the device cannot share its queues",
+                         p, d);
       (void)cudaFreeHost(p);
       return nullptr;
     }
@@ -187,7 +191,13 @@ Status build(const char *call, Ibgda &g) {
                        v.GPUSHMEM_IBGDA_EMU_FAULTS.c_str(), why.c_str());
     return Status::invalid_argument;
   }
-  emu::apply_faults(faults, l.first_qpn, g.provisioner->emulator());
+  std::vector<uint32_t> qpn_of;
+  for (const gpushmem_ibgda_qp_t &q : g.provisioner->qps()) qpn_of.push_back(q.qpn);
+  if (emu::apply_faults(faults, qpn_of, g.provisioner->emulator(), &why) != 0)
+    GPUSHMEM_LOG_INFO(log::Subsys::net,
+                      "%s: GPUSHMEM_IBGDA_EMU_FAULTS: %s name queue pairs to PEs this PE does not reach through IBGDA "
+                      "(another PE's faults): not applied here",
+                      call, why.c_str());
   return Status::ok;
 }
 
@@ -232,14 +242,20 @@ void stop(const char *call) {
   gpu::ContextScope in_pe_context;
   // The kernels are done: what their doorbell records publish is all there is. Execute it before the thread stops.
   g.provisioner->stop();
+  // Late doorbells and stalled queue pairs (GPUSHMEM_IBGDA_EMU_FAULTS) would hide published work from the drain.
+  emu::NicEmulator &nic = g.provisioner->emulator();
+  nic.set_doorbell_delay(0);
+  nic.set_cqe_delay(0);
+  for (const gpushmem_ibgda_qp_t &q : g.provisioner->qps())
+    if (q.qpn != 0) nic.stall(q.qpn, false);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (g.provisioner->emulator().poll_once() != 0)
+  while (nic.poll_once() != 0)
     if (std::chrono::steady_clock::now() > until) {
       GPUSHMEM_LOG_ERROR(log::Subsys::net, "%s: the NIC emulator still finds work after 10 s; stopping it anyway",
                          call);
       break;
     }
-  const emu::EmulatorCounters c = g.provisioner->emulator().counters();
+  const emu::EmulatorCounters c = nic.counters();
   GPUSHMEM_LOG_INFO(log::Subsys::net,
                     "%s: NIC emulator: %llu work requests executed, %llu completions, %llu errors, %llu flushed, %llu "
                     "doorbells",

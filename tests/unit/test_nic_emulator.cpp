@@ -432,14 +432,19 @@ TEST_CASE("nic emulator: GPUSHMEM_IBGDA_EMU_FAULTS as the runtime reads it", "[e
       CHECK(why.find("below 4") != std::string::npos);
     }
   }
-  SECTION("applied: queue pair 0 stalls, queue pair 1's work request 1 fails") {
+  SECTION("applied: queue pair 1 stalls, queue pair 2's work request 1 fails; a queue pair to no peer is skipped") {
     Setup s;
     emu::NicEmulator nic;
     EmuQp a(7, 16, 1, true, &s.local_keys, &s.target), b(8, 16, 1, true, &s.local_keys, &s.target);
     nic.add_qp(a.config());
     nic.add_qp(b.config());
-    REQUIRE(emu::parse_faults("stall_qp=0,bad_rkey=1:1", 2, &f, &why));
-    emu::apply_faults(f, 7, nic);
+    REQUIRE(emu::parse_faults("stall_qp=1,bad_rkey=2:1", 3, &f, &why));
+    const std::vector<uint32_t> qpn_of{0, 7, 8};  // queue pair 0 leads to this PE itself: no QP
+    std::vector<emu::EmuFault> elsewhere;
+    REQUIRE(emu::parse_faults("stall_qp=0,bad_rkey=0:3", 3, &elsewhere, &why));
+    CHECK(emu::apply_faults(elsewhere, qpn_of, nic, &why) == 2);  // another PE's concern: skipped, named
+    CHECK(why == "stall_qp=0, bad_rkey=0");
+    CHECK(emu::apply_faults(f, qpn_of, nic, &why) == 0);
     const auto write8 = [&](mlx5::Wqe *w, const mlx5::Post &p) { mlx5::build_write(w, p, s.r(0), s.l(0), 8); };
     a.post(write8);
     b.post(write8);

@@ -64,8 +64,17 @@ bool parse_faults(const std::string &text, uint32_t n_qps, std::vector<EmuFault>
   return true;
 }
 
-void apply_faults(const std::vector<EmuFault> &faults, uint32_t first_qpn, NicEmulator &nic) {
+size_t apply_faults(const std::vector<EmuFault> &faults, const std::vector<uint32_t> &qpn_of, NicEmulator &nic,
+                    std::string *skipped) {
+  size_t n = 0;
+  skipped->clear();
   for (const EmuFault &f : faults) {
+    const bool on_qp = f.kind == EmuFault::Kind::stall_qp || f.kind == EmuFault::Kind::bad_rkey;
+    if (on_qp && (f.a >= qpn_of.size() || qpn_of[f.a] == 0)) {
+      *skipped += (n++ == 0 ? "" : ", ") + std::string(f.kind == EmuFault::Kind::stall_qp ? "stall_qp=" : "bad_rkey=") +
+                  std::to_string(f.a);
+      continue;
+    }
     switch (f.kind) {
       case EmuFault::Kind::doorbell_delay:
         nic.set_doorbell_delay(f.a * 1000ull);
@@ -74,13 +83,14 @@ void apply_faults(const std::vector<EmuFault> &faults, uint32_t first_qpn, NicEm
         nic.set_cqe_delay(f.a * 1000ull);
         break;
       case EmuFault::Kind::stall_qp:
-        nic.stall(first_qpn + static_cast<uint32_t>(f.a), true);
+        nic.stall(qpn_of[f.a], true);
         break;
       case EmuFault::Kind::bad_rkey:
-        nic.bad_rkey_once(first_qpn + static_cast<uint32_t>(f.a), static_cast<uint32_t>(f.b));
+        nic.bad_rkey_once(qpn_of[f.a], static_cast<uint32_t>(f.b));
         break;
     }
   }
+  return n;
 }
 
 }  // namespace gpushmem::ibgda::emu

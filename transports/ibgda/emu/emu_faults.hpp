@@ -20,7 +20,11 @@ struct EmuFault {
 
 // false with *why naming the item that is not one of the four forms, or names a queue pair at or beyond n_qps.
 bool parse_faults(const std::string &text, uint32_t n_qps, std::vector<EmuFault> *out, std::string *why);
-// Sets them on `nic`, whose queue pairs are numbered from first_qpn in this PE's order.
-void apply_faults(const std::vector<EmuFault> &faults, uint32_t first_qpn, NicEmulator &nic);
+// Sets them on `nic`; qpn_of[Q] is the QP number of this PE's queue pair Q (its index in the device's qps[]: pe * Q
+// per peer + q), 0 where that PE is not reached through IBGDA from here (itself, a P2P peer). Every PE reads the same
+// list, so a fault on such a queue pair concerns another PE: it is skipped, and *skipped names it. Returns how many
+// were skipped.
+size_t apply_faults(const std::vector<EmuFault> &faults, const std::vector<uint32_t> &qpn_of, NicEmulator &nic,
+                    std::string *skipped);
 
 }  // namespace gpushmem::ibgda::emu
