@@ -55,12 +55,17 @@ std::vector<std::string> transports_list() {
   return out;
 }
 
-bool listed(const char *name) {
-  std::vector<std::string> l = transports_list();
-  if (l.empty()) return true;
+// Whether GPUSHMEM_TRANSPORTS names `name` itself.
+bool named(const std::vector<std::string> &l, const char *name) {
   for (const std::string &t : l)
     if (t == name) return true;
   return false;
+}
+
+// Whether `name` may be used: named, or nothing set (the default).
+bool listed(const char *name) {
+  const std::vector<std::string> l = transports_list();
+  return l.empty() || named(l, name);
 }
 
 // Collective: every PE says whether it is fine; returns the lowest PE that is not (-1: all are), so that
@@ -152,9 +157,7 @@ bool p2p_allowed() {
 }
 
 bool ibgda_listed() {
-  for (const std::string &t : transports_list())
-    if (t == "ibgda") return true;
-  return false;
+  return named(transports_list(), "ibgda");
 }
 
 Status init(const char *call, bool globals_everywhere) {

@@ -34,6 +34,14 @@ VHOST_TARGETS="gpu_device_api_amo gpu_device_api_barrier gpu_device_api_bytes gp
 IBGDA_TARGETS="gpushmem_gpu_probe gpu_device_api_rma_ibgda gpu_device_api_bytes_ibgda gpu_device_api_amo_ibgda
   gpu_device_api_signal_ibgda gpu_device_api_wait_ibgda gpu_device_api_wait_deprecated_ibgda
   gpu_device_api_barrier_ibgda gpu_device_api_event_ibgda gpu_device_api_coll_ibgda ibgda_post_rate proxy_drain_rate"
+# A private MPS daemon for the probes (selfprobe, queueprobe), and its end.
+mps_start() {
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
+  nvidia-cuda-mps-control -d
+}
+mps_stop() {
+  echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+}
 # Names the frames "lib(+0xoffset)[addr]" of the proxy thread stacks the watchdog prints (filter: stdin to stdout).
 symbolize() {
   while IFS= read -r l; do
@@ -151,30 +159,24 @@ selfprobe)
   P=$R/docs/results/2026-12-06-gpu-proxy-2
   /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $P/self_probe.cu -lcuda -o /tmp/self_probe || { say "selfprobe: no build"; continue; }
   for mps in off on; do
-    if [ $mps = on ]; then
-      export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
-      nvidia-cuda-mps-control -d || { say "no MPS"; break; }
-    fi
+    if [ $mps = on ]; then mps_start || { say "no MPS"; break; }; fi
     for conn in ${SP_CONNS:-8 32}; do for grid in ${SP_GRIDS:-1 1056 4000}; do
       r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn timeout -k 2 40 /tmp/self_probe $grid 16 legacy 2>&1 | tail -1)
       say "selfprobe MPS $mps, $conn connections: $r"
     done; done
     r=$(timeout -k 2 40 /tmp/self_probe 1056 16 nonblocking 2>&1 | tail -1); say "selfprobe MPS $mps: $r"
-    if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
+    if [ $mps = on ]; then mps_stop; fi
   done;;
 queueprobe)
   P=$R/docs/results/2026-12-06-gpu-proxy-2
   /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $P/queue_probe.cu -lcuda -o /tmp/queue_probe || { say "queueprobe: no build"; continue; }
   for mps in off on; do
-    if [ $mps = on ]; then
-      export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
-      nvidia-cuda-mps-control -d || { say "no MPS"; break; }
-    fi
+    if [ $mps = on ]; then mps_start || { say "no MPS"; break; }; fi
     for conn in ${QP_CONNS:-8 32}; do for tail in ${QP_TAILS:-none kernel d2h event}; do for prio in low high; do
       r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn timeout -k 2 120 /tmp/queue_probe ${QP_STREAMS:-12} $tail $prio 2>&1 | tail -1)
       say "queueprobe MPS $mps: $r"
     done; done; done
-    if [ $mps = on ]; then echo quit | nvidia-cuda-mps-control; sleep 2; unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; fi
+    if [ $mps = on ]; then mps_stop; fi
   done;;
 sanitize)
   # compute-sanitizer memcheck on the IBGDA device tests (SAN_TESTS), each PE's program under it
