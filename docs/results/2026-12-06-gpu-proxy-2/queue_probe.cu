@@ -55,6 +55,8 @@ __global__ void one(int *p) {
 }
 
 // The work issued on s (by f, which returns its error): 'o' done within 0.5 s, 'B' not (blocked), 'E' failed (printed).
+static double g_slowest_us = 0;  // the slowest operation that did finish in time
+
 template <class F>
 char done_in_time(cudaStream_t s, const char *what, F f) {
   const auto start = std::chrono::steady_clock::now();
@@ -63,7 +65,11 @@ char done_in_time(cudaStream_t s, const char *what, F f) {
     while ((e = cudaStreamQuery(s)) == cudaErrorNotReady)
       if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(500)) return 'B';
   }
-  if (e == cudaSuccess) return 'o';
+  if (e == cudaSuccess) {
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (us > g_slowest_us) g_slowest_us = us;
+    return 'o';
+  }
   std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
   return 'E';
 }
@@ -168,8 +174,8 @@ int main(int argc, char **argv) {
     CK(cudaDeviceSynchronize());
   }
   const char *conn = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  std::printf("%d %s-priority streams%s, tail %s, %s connections: %d blocked: %s\n", n, high ? "high" : "low",
-              own_ctx ? " in a context of their own" : "", tail.c_str(), conn != nullptr ? conn : "default", blocked,
-              line.c_str());
+  std::printf("%d %s-priority streams%s, tail %s, %s connections: %d blocked (slowest done %.0f us): %s\n", n,
+              high ? "high" : "low", own_ctx ? " in a context of their own" : "", tail.c_str(),
+              conn != nullptr ? conn : "default", blocked, g_slowest_us, line.c_str());
   return 0;
 }
