@@ -9,7 +9,9 @@
 //   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS [BATCH [BODY]]]]]]]
 //   defaults 4096 8000000 32 8 5 32 relaxed; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs
 //   both); BATCH: the slots the proxy takes from the channel per poll (the service's default, 32); BODY weak: the
-//   slot's body as weak stores instead of the library's relaxed system-scope ones (an experiment).
+//   slot's body as weak stores instead of the library's relaxed system-scope ones; BODY nofence: weak body and a
+//   relaxed header, no release (experiments: nofence measures what the system-scope release costs the producers, and
+//   is not a correct publication: the check then also tells whether the proxy saw a header before its body).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -43,6 +45,18 @@ struct WeakBodyMem : gpushmem::device::ProxyMem {
     asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(&s->compare), "l"(v.compare), "l"(v.cookie) : "memory");
   }
 };
+
+// BODY nofence: the header without release (not a correct publication; see the top of the file).
+struct NoFenceMem : WeakBodyMem {
+  static __device__ __forceinline__ void publish(gpushmem_proxy_slot_t *s, uint64_t header) {
+    asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(&s->header), "l"(header) : "memory");
+  }
+};
+
+enum class Body { relaxed, weak, nofence };
+static const char *body_name(Body b) {
+  return b == Body::relaxed ? "relaxed" : b == Body::weak ? "weak" : "nofence";
+}
 
 template <class Mem>
 __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned *failed) {
@@ -96,7 +110,7 @@ struct CheckingBackend final : proxy::Backend {
 
 // One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed; the share of the
 // proxy's polls that found nothing, and the requests a poll that found some took, on average.
-double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, bool weak,
+double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, Body body,
                 double *empty_share, double *per_poll) {
   const uint64_t producers = uint64_t(ctas) * warps * 32;
   gpushmem_proxy_slot_t *ring = nullptr;
@@ -127,8 +141,10 @@ double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint3
   svc.add_channel(host_view);
   svc.start();
   const uint64_t t0 = proxy::Service::now_ns();
-  if (weak)
+  if (body == Body::weak)
     produce<WeakBodyMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
+  else if (body == Body::nofence)
+    produce<NoFenceMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
   else
     produce<gpushmem::device::ProxyMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
   CHECK_CUDA(cudaGetLastError());
@@ -169,16 +185,22 @@ int main(int argc, char **argv) {
   const int ctas = argc > 3 ? std::atoi(argv[3]) : 32, warps = argc > 4 ? std::atoi(argv[4]) : 8;
   const int repeats = argc > 5 ? std::atoi(argv[5]) : 5;
   const int batch = argc > 6 ? std::atoi(argv[6]) : 32;
-  const bool weak = argc > 7 && !std::strcmp(argv[7], "weak");
-  if (argc > 7 && !weak && std::strcmp(argv[7], "relaxed") != 0) {
-    std::fprintf(stderr, "proxy_drain_rate: BODY is relaxed (the library's) or weak, not '%s'\n", argv[7]);
-    return 2;
+  Body body = Body::relaxed;
+  if (argc > 7) {
+    if (!std::strcmp(argv[7], "weak")) {
+      body = Body::weak;
+    } else if (!std::strcmp(argv[7], "nofence")) {
+      body = Body::nofence;
+    } else if (std::strcmp(argv[7], "relaxed") != 0) {
+      std::fprintf(stderr, "proxy_drain_rate: BODY is relaxed (the library's), weak or nofence, not '%s'\n", argv[7]);
+      return 2;
+    }
   }
   if (capacity < 8 || (capacity & (capacity - 1)) != 0 || total == 0 || ctas < 1 || warps < 1 || warps > 32 ||
       repeats < 1 || batch < 1 || batch > 4096) {
     std::fprintf(stderr,
                  "proxy_drain_rate: usage: proxy_drain_rate [CAPACITY (a power of two >= 8) [REQUESTS [CTAS [WARPS "
-                 "(1..32) [REPEATS [BATCH (1..4096) [BODY (relaxed|weak)]]]]]]]\n");
+                 "(1..32) [REPEATS [BATCH (1..4096) [BODY (relaxed|weak|nofence)]]]]]]]\n");
     return 2;
   }
   const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
@@ -186,7 +208,7 @@ int main(int argc, char **argv) {
   for (int r = 0; r < repeats; ++r) {
     double empty_share = 0, per_poll = 0;
     const double rate =
-        run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), weak, &empty_share, &per_poll);
+        run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), body, &empty_share, &per_poll);
     if (rate < 0) return 1;
     rates.push_back(rate);
     empties.push_back(empty_share);
@@ -210,7 +232,7 @@ int main(int argc, char **argv) {
       "\"warps\":%d,\"batch\":%d,\"body\":\"%s\",\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,"
       "\"min\":%.4f,"
       "\"max\":%.4f},\"empty_polls\":%.4f,\"taken_per_poll\":%.2f,\"check\":\"ok\"}\n",
-      capacity, ctas, warps, batch, weak ? "weak" : "relaxed", static_cast<unsigned long long>(per_lane * producers),
-      repeats, median, lo, hi, empty_median, per_poll_median);
+      capacity, ctas, warps, batch, body_name(body), static_cast<unsigned long long>(per_lane * producers), repeats,
+      median, lo, hi, empty_median, per_poll_median);
   return 0;
 }
