@@ -29,7 +29,9 @@
 #include "ibgda/emu/emu_faults.hpp"
 #include "ibgda/emu/emu_provisioner.hpp"
 #include "ibgda/emu/transport_target.hpp"
+#include "ibgda/mlx5/mlx5_gpu_ops.hpp"
 #include "ibgda/mlx5/mlx5_probe.hpp"
+#include "ibgda/mlx5/mlx5_provisioner.hpp"
 #include "net/net.hpp"
 #include "state.hpp"
 
@@ -83,6 +85,7 @@ struct Ibgda {
   CudaCopier copier;
   std::unique_ptr<emu::TransportTarget> wire;
   std::unique_ptr<emu::EmuProvisioner> provisioner;
+  std::unique_ptr<ibgda::mlx5nic::Mlx5Provisioner> nic;  // a real mlx5 NIC's QPs instead of the emulator's
   uint32_t qps_per_peer = 0;
 };
 
@@ -201,6 +204,54 @@ Status build(const char *call, Ibgda &g) {
   return Status::ok;
 }
 
+// Without the emulator: the queue pairs of a real mlx5 NIC (transports/ibgda/mlx5). Collective: every PE that gets
+// here takes part in the provisioner's exchange, also one whose NIC check already says no (it refuses there, so
+// all refuse alike). False, with the reason logged, keeps the CPU proxy for the network's PEs.
+bool build_nic(const char *call, Ibgda &g) {
+  namespace nic = ibgda::mlx5nic;
+  const env::Values &v = env::get();
+  Runtime &r = rt();
+  nic::Mlx5Layout l;
+  l.local_ok = check_knobs(call, v) == Status::ok;  // an invalid knob was logged; the PEs then refuse together
+  l.local_why = "an IBGDA setting of this PE is invalid (logged above)";
+  const nic::Probe probe = nic::probe(v.GPUSHMEM_HCA, nic::cuda_dma_buf_supported());
+  for (const nic::Check &c : probe.checks)
+    if (l.local_ok && c.result == nic::Result::no) {
+      l.local_ok = false;
+      l.local_why = probe.verdict;
+    }
+  l.my_pe = r.my_pe;
+  l.n_pes = r.n_pes;
+  l.peers.assign(static_cast<size_t>(r.n_pes), false);
+  for (int pe : g.pes) l.peers[static_cast<size_t>(pe)] = true;
+  l.qps_per_peer = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_QPS_PER_PEER);
+  l.wqebbs = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_SQ_BLOCKS);
+  l.batch = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_BATCH);
+  l.heap_base = r.gpu.base;
+  l.heap_bytes = r.gpu.mapped.load();  // what is mapped now: the NIC registers mapped memory only
+  l.timeout_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_DEVICE_TIMEOUT, 0)) * 1000000000ull;
+  l.hca = v.GPUSHMEM_HCA;
+  l.gpu_bus_id = nic::cuda_pci_bus_id();
+  l.gid_index = static_cast<int>(v.GPUSHMEM_IBGDA_GID_INDEX);
+  g.qps_per_peer = l.qps_per_peer;
+  gpushmem_bootstrap_t *b = &r.bootstrap.table;
+  const nic::Allgather allgather = [b](const void *mine, void *all, size_t bytes) {
+    return b->allgather(b, mine, all, bytes) == GPUSHMEM_BOOTSTRAP_OK;
+  };
+  g.nic = std::make_unique<nic::Mlx5Provisioner>(nic::cuda_gpu_ops());
+  std::string why;
+  if (g.nic->create(l, allgather, &why) != Status::ok) {
+    GPUSHMEM_LOG_WARN(log::Subsys::net,
+                      "%s: GPUSHMEM_TRANSPORTS lists ibgda, but no mlx5 queue pairs could be made, so device code "
+                      "reaches the network's PEs through the CPU proxy (GPUSHMEM_IBGDA_EMULATE=1 runs the IBGDA device "
+                      "path against the NIC emulator): %s",
+                      call, why.c_str());
+    g.nic.reset();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Status start(const char *call) {
@@ -211,12 +262,16 @@ Status start(const char *call) {
     if (net::kind(pe) == net::Kind::network) g->pes.push_back(pe);
   if (g->pes.empty()) return Status::ok;
   if (!env::get().GPUSHMEM_IBGDA_EMULATE) {
-    const ibgda::mlx5nic::Probe p = ibgda::mlx5nic::probe(env::get().GPUSHMEM_HCA, -1);
-    GPUSHMEM_LOG_WARN(log::Subsys::net,
-                      "%s: GPUSHMEM_TRANSPORTS lists ibgda, but gpushmem has no provisioner for a real mlx5 NIC yet, "
-                      "so device code reaches the network's PEs through the CPU proxy (GPUSHMEM_IBGDA_EMULATE=1 runs "
-                      "the IBGDA device path against the NIC emulator). This host's NIC check: %s",
-                      call, p.verdict.c_str());
+    gpu::ContextScope in_pe_context;
+    if (!build_nic(call, *g)) return Status::ok;
+    const Status st = gpu::attach_ibgda(call, g->pes, g->nic->device_state());
+    if (st != Status::ok) {
+      g.reset();
+      return st;
+    }
+    g_ibgda = std::move(g);
+    GPUSHMEM_LOG_INFO(log::Subsys::net, "%s: device code reaches %zu PE(s) through IBGDA on %s", call,
+                      g_ibgda->pes.size(), g_ibgda->nic->summary().c_str());
     return Status::ok;
   }
   gpu::ContextScope in_pe_context;
@@ -240,6 +295,11 @@ void stop(const char *call) {
   if (!g_ibgda) return;
   Ibgda &g = *g_ibgda;
   gpu::ContextScope in_pe_context;
+  if (g.nic) {  // the kernels are done: the NIC owes them nothing the device still waits for
+    (void)gpu::attach_ibgda(call, g.pes, nullptr);
+    g_ibgda.reset();
+    return;
+  }
   // The kernels are done: what their doorbell records publish is all there is. Execute it before the thread stops.
   g.provisioner->stop();
   // Late doorbells and stalled queue pairs (GPUSHMEM_IBGDA_EMU_FAULTS) would hide published work from the drain.
@@ -276,6 +336,9 @@ bool reaches(int pe) {
 
 std::string device_path(int pe) {
   if (!reaches(pe)) return "";
+  if (g_ibgda->nic)
+    return "; device code: through IBGDA, " + std::to_string(g_ibgda->qps_per_peer) + " queue pairs on " +
+           g_ibgda->nic->device();
   return "; device code: through emulated IBGDA, " + std::to_string(g_ibgda->qps_per_peer) +
          " queue pairs served by this PE's NIC emulator over ucx/";
 }

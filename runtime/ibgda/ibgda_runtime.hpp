@@ -1,8 +1,8 @@
 // IBGDA for this PE's GPU (design.md §4): device code posts mlx5 work requests to queue pairs of its own for the
 // PEs the network reaches, instead of handing them to the CPU proxy. Chosen with GPUSHMEM_TRANSPORTS listing ibgda;
 // with GPUSHMEM_IBGDA_EMULATE=1 the queue pairs are served by a NIC emulator thread that executes them through
-// ucx/ (transports/ibgda/emu). Without the emulator it needs an mlx5 NIC and its provisioner, which is not written
-// yet: it then says why and device code keeps the CPU proxy.
+// ucx/ (transports/ibgda/emu). Without the emulator the queue pairs are a real mlx5 NIC's (transports/ibgda/mlx5);
+// where they cannot be made it says why and device code keeps the CPU proxy.
 #pragma once
 
 #include <string>
@@ -12,8 +12,9 @@
 namespace gpushmem::ibgda_rt {
 
 // shmem_init, after net::init and before proxy_rt::start: in GPU mode with ibgda listed, creates the queue pairs of
-// every PE reached through the network, starts the emulator and marks those PEs GPUSHMEM_PEER_IBGDA in the device
-// state (the proxy then serves none of them). Nothing otherwise.
+// every PE reached through the network (emulated: and starts the emulator; real NIC: collective over the PEs that
+// get here) and marks those PEs GPUSHMEM_PEER_IBGDA in the device state (the proxy then serves none of them).
+// Nothing otherwise.
 [[nodiscard]] Status start(const char *call);
 // shmem_finalize, once this PE's kernels are done (gpu::drain): executes what the doorbell records still publish,
 // stops the emulator, detaches IBGDA from the device state and frees the queues.

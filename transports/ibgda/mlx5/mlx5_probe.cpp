@@ -182,8 +182,8 @@ Probe probe(const std::string &hca, int gpu_dma_buf) {
   p.requirements_met = all;
   if (all) {
     p.verdict = "the host meets IBGDA's requirements with " + p.device +
-                ", but gpushmem's real-NIC provisioner is not written yet (issue 14): device operations to other "
-                "nodes go through the CPU proxy";
+                ": with ibgda in GPUSHMEM_TRANSPORTS, shmem_init creates the queue pairs on it (where that fails, it "
+                "says why and device operations to other nodes go through the CPU proxy)";
   } else {
     for (const Check &c : p.checks)
       if (c.result == Result::no) {
