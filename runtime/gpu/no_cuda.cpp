@@ -80,6 +80,7 @@ void drain(const char *) {}
 void finalize() {}
 
 ContextScope::ContextScope() = default;
+ContextScope::ContextScope(bool) {}
 ContextScope::~ContextScope() = default;
 
 NodeReport probe() {
