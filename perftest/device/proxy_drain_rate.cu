@@ -6,12 +6,14 @@
 // over the repeats, as a table row and a "json:" line, with the share of the proxy's polls that found the ring empty
 // and the requests a poll took (mostly empty polls: the producers set the pace; none: the proxy thread does); any
 // lost, duplicated or reordered request fails the run (exit 1).
-//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS [BATCH [BODY]]]]]]]
-//   defaults 4096 8000000 32 8 5 32 relaxed; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs
+//   proxy_drain_rate [CAPACITY [REQUESTS [CTAS [WARPS [REPEATS [BATCH [BODY [WAIT]]]]]]]]
+//   defaults 4096 8000000 32 8 5 32 relaxed spaced; CAPACITY 8 puts back-pressure on every reservation (tests/gpu runs
 //   both); BATCH: the slots the proxy takes from the channel per poll (the service's default, 32); BODY weak: the
 //   slot's body as weak stores instead of the library's relaxed system-scope ones; BODY nofence: weak body and a
 //   relaxed header, no release (experiments: nofence measures what the system-scope release costs the producers, and
-//   is not a correct publication: the check then also tells whether the proxy saw a header before its body).
+//   is not a correct publication: the check then also tells whether the proxy saw a header before its body). WAIT:
+//   how a producer that finds the ring full waits for room: spaced (the library's: in proportion to the slots ahead
+//   of its own) or doubling (the previous one, kept here for comparison in the same run).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -58,7 +60,38 @@ static const char *body_name(Body b) {
   return b == Body::relaxed ? "relaxed" : b == Body::weak ? "weak" : "nofence";
 }
 
+// WAIT doubling: the producers' wait for room as it was before the library's (gpushmem/proxy_producer.hpp, reserve)
+// waits in proportion to the slots ahead: every waiting producer sleeps one pause that doubles up to 4 us. Kept
+// here to measure the two in the same run.
 template <class Mem>
+__device__ gpushmem::proxy::Room reserve_doubling(const gpushmem_proxy_channel_t &c, uint32_t n, uint64_t *first,
+                                                  uint64_t timeout_ns) {
+  const uint64_t idx = Mem::fetch_add(&c.words->head, n);
+  *first = idx;
+  const uint64_t end = idx + n;
+  uint64_t tail = Mem::load_relaxed(&c.words->tail_cache);
+  if (end - tail <= c.high_water) return gpushmem::proxy::Room::ok;
+  tail = Mem::load_host(&c.control->tail);
+  Mem::raise(&c.words->tail_cache, tail);
+  if (end - tail <= c.capacity) {
+    if (end - tail > c.high_water) Mem::store_host(&c.control->help, end);
+    return gpushmem::proxy::Room::ok;
+  }
+  const uint64_t start = Mem::now_ns();
+  uint32_t pause_ns = 32;
+  Mem::store_host(&c.control->help, end);
+  for (;;) {
+    Mem::backoff(&pause_ns);
+    tail = Mem::load_host(&c.control->tail);
+    if (end - tail <= c.capacity) {
+      Mem::raise(&c.words->tail_cache, tail);
+      return gpushmem::proxy::Room::ok;
+    }
+    if (timeout_ns != 0 && Mem::now_ns() - start > timeout_ns) return gpushmem::proxy::Room::timed_out;
+  }
+}
+
+template <class Mem, bool kDoubling>
 __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned *failed) {
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned producer = (blockIdx.x * (blockDim.x / 32) + warp) * 32 + lane;
@@ -68,7 +101,9 @@ __global__ void produce(gpushmem_proxy_channel_t c, uint64_t per_lane, unsigned 
   for (uint64_t k = 0; k < per_lane; ++k) {
     for (unsigned g0 = 0; g0 < 32; g0 += group) {
       uint64_t first = 0;
-      if (lane == 0 && gpushmem::proxy::reserve<Mem>(c, group, &first, 10000000000ull) != gpushmem::proxy::Room::ok)
+      if (lane == 0 &&
+          (kDoubling ? reserve_doubling<Mem>(c, group, &first, 10000000000ull)
+                     : gpushmem::proxy::reserve<Mem>(c, group, &first, 10000000000ull)) != gpushmem::proxy::Room::ok)
         atomicAdd(failed, 1u);
       first = __shfl_sync(0xffffffffu, first, 0);
       if (lane >= g0 && lane < g0 + group) {
@@ -108,9 +143,27 @@ struct CheckingBackend final : proxy::Backend {
 
 }  // namespace
 
+template <class Mem>
+void launch_with(bool doubling, int ctas, int warps, const gpushmem_proxy_channel_t &c, uint64_t per_lane,
+                 unsigned *failed) {
+  if (doubling)
+    produce<Mem, true><<<ctas, warps * 32>>>(c, per_lane, failed);
+  else
+    produce<Mem, false><<<ctas, warps * 32>>>(c, per_lane, failed);
+}
+void launch(Body body, bool doubling, int ctas, int warps, const gpushmem_proxy_channel_t &c, uint64_t per_lane,
+            unsigned *failed) {
+  if (body == Body::weak)
+    launch_with<WeakBodyMem>(doubling, ctas, warps, c, per_lane, failed);
+  else if (body == Body::nofence)
+    launch_with<NoFenceMem>(doubling, ctas, warps, c, per_lane, failed);
+  else
+    launch_with<gpushmem::device::ProxyMem>(doubling, ctas, warps, c, per_lane, failed);
+}
+
 // One run on a fresh ring: the rate in M slots/s, or a negative value after printing what failed; the share of the
 // proxy's polls that found nothing, and the requests a poll that found some took, on average.
-double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, Body body,
+double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint32_t batch, Body body, bool doubling,
                 double *empty_share, double *per_poll) {
   const uint64_t producers = uint64_t(ctas) * warps * 32;
   gpushmem_proxy_slot_t *ring = nullptr;
@@ -141,12 +194,7 @@ double run_once(uint32_t capacity, uint64_t per_lane, int ctas, int warps, uint3
   svc.add_channel(host_view);
   svc.start();
   const uint64_t t0 = proxy::Service::now_ns();
-  if (body == Body::weak)
-    produce<WeakBodyMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
-  else if (body == Body::nofence)
-    produce<NoFenceMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
-  else
-    produce<gpushmem::device::ProxyMem><<<ctas, warps * 32>>>(dev_view, per_lane, failed);
+  launch(body, doubling, ctas, warps, dev_view, per_lane, failed);
   CHECK_CUDA(cudaGetLastError());
   const uint64_t want = per_lane * producers;
   while (svc.requests_taken() < want && proxy::Service::now_ns() - t0 < 30000000000ull) {
@@ -196,19 +244,28 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  bool doubling = false;
+  if (argc > 8) {
+    if (!std::strcmp(argv[8], "doubling")) {
+      doubling = true;
+    } else if (std::strcmp(argv[8], "spaced") != 0) {
+      std::fprintf(stderr, "proxy_drain_rate: WAIT is spaced (the library's) or doubling, not '%s'\n", argv[8]);
+      return 2;
+    }
+  }
   if (capacity < 8 || (capacity & (capacity - 1)) != 0 || total == 0 || ctas < 1 || warps < 1 || warps > 32 ||
       repeats < 1 || batch < 1 || batch > 4096) {
     std::fprintf(stderr,
                  "proxy_drain_rate: usage: proxy_drain_rate [CAPACITY (a power of two >= 8) [REQUESTS [CTAS [WARPS "
-                 "(1..32) [REPEATS [BATCH (1..4096) [BODY (relaxed|weak|nofence)]]]]]]]\n");
+                 "(1..32) [REPEATS [BATCH (1..4096) [BODY (relaxed|weak|nofence) [WAIT (spaced|doubling)]]]]]]]]\n");
     return 2;
   }
   const uint64_t producers = uint64_t(ctas) * warps * 32, per_lane = (total + producers - 1) / producers;
   std::vector<double> rates, empties, per_polls;
   for (int r = 0; r < repeats; ++r) {
     double empty_share = 0, per_poll = 0;
-    const double rate =
-        run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), body, &empty_share, &per_poll);
+    const double rate = run_once(capacity, per_lane, ctas, warps, static_cast<uint32_t>(batch), body, doubling,
+                                 &empty_share, &per_poll);
     if (rate < 0) return 1;
     rates.push_back(rate);
     empties.push_back(empty_share);
@@ -221,18 +278,20 @@ int main(int argc, char **argv) {
   const double median = rates[rates.size() / 2], lo = rates.front(), hi = rates.back();
   std::printf(
       "# proxy_drain_rate: one channel of %u slots, %llu requests from %llu lanes (%d CTAs x %d warps), a "
-      "backend that only checks order, up to %d slots per poll; median [min,max] of %d repeats\n",
+      "backend that only checks order, up to %d slots per poll, %s body, %s waits for room; median [min,max] of %d "
+      "repeats\n",
       capacity, static_cast<unsigned long long>(per_lane * producers), static_cast<unsigned long long>(producers), ctas,
-      warps, batch, repeats);
+      warps, batch, body_name(body), doubling ? "doubling" : "spaced", repeats);
   std::printf("%-10s %-28s %-12s %-14s check\n%-10u %8.2f [%.2f,%.2f] M slots/s %10.1f %% %14.1f ok\n", "capacity",
               "drain rate", "empty polls", "taken per poll", capacity, median, lo, hi, empty_median * 100.0,
               per_poll_median);
   std::printf(
       "json: {\"bench\":\"proxy_drain_rate\",\"library\":\"gpushmem\",\"npes\":1,\"size\":%u,\"ctas\":%d,"
-      "\"warps\":%d,\"batch\":%d,\"body\":\"%s\",\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{\"median\":%.4f,"
+      "\"warps\":%d,\"batch\":%d,\"body\":\"%s\",\"wait\":\"%s\",\"requests\":%llu,\"repeats\":%d,\"rate_Mslots\":{"
+      "\"median\":%.4f,"
       "\"min\":%.4f,"
       "\"max\":%.4f},\"empty_polls\":%.4f,\"taken_per_poll\":%.2f,\"check\":\"ok\"}\n",
-      capacity, ctas, warps, batch, body_name(body), static_cast<unsigned long long>(per_lane * producers), repeats,
-      median, lo, hi, empty_median, per_poll_median);
+      capacity, ctas, warps, batch, body_name(body), doubling ? "doubling" : "spaced",
+      static_cast<unsigned long long>(per_lane * producers), repeats, median, lo, hi, empty_median, per_poll_median);
   return 0;
 }
