@@ -202,10 +202,11 @@ postrate)
   r=$(timeout -k 2 60 $B/bin/proxy_drain_rate 4096 8000000 32 8 5 32 2>&1 | tail -2 | head -1); say "drain 32x8 (same run): $r";;
 drain)
   # proxy_drain_rate CAPACITY REQUESTS CTAS WARPS REPEATS BATCH: more producers than run_proxy.sh's 32 x 8 warps
-  # (CTAs x warps x 32 lanes in flight: 8x8 = 2048 fit a 4096-slot ring, 32x8 = 8192 do not; nofence: no release)
+  # (CTAs x warps x 32 lanes in flight: 8x8 = 2048 fit a 4096-slot ring, 32x8 = 8192 do not; nofence: no release;
+  # doubling: the producers' previous wait for room, beside the library's spaced one)
   for cfg in ${DRAIN_CFGS:-"4096 8000000 8 8 5 32" "4096 8000000 8 8 5 32 nofence" "4096 8000000 32 8 5 32" \
-             "4096 8000000 32 8 5 32 weak" "4096 8000000 32 8 5 32 nofence" "16384 16000000 16 8 5 32" \
-             "16384 16000000 132 8 5 32" "16384 16000000 132 8 5 32 nofence" "4096 4000000 2 4 5 32"}; do
+             "4096 8000000 32 8 5 32 relaxed doubling" "4096 8000000 32 8 5 32 nofence" "16384 16000000 132 8 5 32" \
+             "16384 16000000 132 8 5 32 relaxed doubling" "4096 4000000 2 4 5 32"}; do
     r=$(timeout -k 2 60 $B/bin/proxy_drain_rate $cfg 2>&1 | grep -E "^json:|M slots" | tail -2 | tr '\n' ' ')
     say "drain $cfg: $r"
   done;;
