@@ -204,10 +204,11 @@ drain)
   # proxy_drain_rate CAPACITY REQUESTS CTAS WARPS REPEATS BATCH: more producers than run_proxy.sh's 32 x 8 warps
   # (CTAs x warps x 32 lanes in flight: 8x8 = 2048 fit a 4096-slot ring, 32x8 = 8192 do not; nofence: no release;
   # doubling: the producers' previous wait for room, beside the library's spaced one)
-  for cfg in ${DRAIN_CFGS:-"4096 8000000 8 8 5 32" "4096 8000000 8 8 5 32 nofence" "4096 8000000 32 8 5 32" \
-             "4096 8000000 32 8 5 32 relaxed doubling" "4096 8000000 32 8 5 32 nofence" "16384 16000000 132 8 5 32" \
-             "16384 16000000 132 8 5 32 relaxed doubling" "4096 4000000 2 4 5 32"}; do
-    r=$(timeout -k 2 60 $B/bin/proxy_drain_rate $cfg 2>&1 | grep -E "^json:|M slots" | tail -2 | tr '\n' ' ')
+  # DRAIN_CFGS: configurations separated by ';'
+  IFS=';' read -ra cfgs <<< "${DRAIN_CFGS:-4096 8000000 32 8 5 32;4096 8000000 32 8 5 32 relaxed doubling;4096 8000000 8 8 5 32;4096 8000000 8 8 5 32 nofence;4096 8000000 32 8 5 32 nofence;16384 16000000 132 8 5 32;16384 16000000 132 8 5 32 relaxed doubling;4096 4000000 2 4 5 32}"
+  for cfg in "${cfgs[@]}"; do
+    if [ $(left) -lt 15 ]; then say "drain $cfg: not run (deadline)"; continue; fi
+    r=$(timeout -k 2 $(( $(left) < 60 ? $(left) : 60 )) $B/bin/proxy_drain_rate $cfg 2>&1 | grep -E "^json:|M slots|FAILED" | tail -2 | tr '\n' ' ')
     say "drain $cfg: $r"
   done;;
 hostp)
