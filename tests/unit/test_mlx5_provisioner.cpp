@@ -154,7 +154,9 @@ std::string expected_refusal() {
   void *v = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_LOCAL);
   if (v == nullptr) return "dlopen(libibverbs.so.1) failed";
   void *m = dlopen("libmlx5.so.1", RTLD_NOW | RTLD_LOCAL);
+  (void)dlclose(v);
   if (m == nullptr) return "dlopen(libmlx5.so.1) failed";
+  (void)dlclose(m);
   DIR *d = opendir("/sys/class/infiniband");
   int devices = 0;
   if (d != nullptr) {
@@ -367,6 +369,38 @@ TEST_CASE("RTR2RTS: retries, RNR retries, ack timeout, read depth", "[mlx5][devx
   // retry_count 7 at 0x38d (byte 137 = 011 00 111); rnr_retry 7 at 0x390 (byte 138's top 3 bits).
   check_only(in,
              join({{{0, 0x05}, {1, 0x04}}, run(9, {0, 0, 0x05}), {{56, 0xa0}, {85, 0x01}, {137, 0x67}, {138, 0xe0}}}));
+}
+
+// The fields the builders write only as 0 (or not at all) leave no byte the tests above can see: a wrong place for
+// one of them would go unnoticed until it carried a value. Their (bit, width), offsets accumulated by hand from
+// rdma-core providers/mlx5/mlx5_ifc.h (struct mlx5_ifc_qpc_bits, mlx5_ifc_ads_bits, mlx5_ifc_rst2init_qp_in_bits)
+// and NVIDIA/nvshmem src/modules/transport/common/mlx5_prm.h (struct mlx5_ifc_cqc_bits).
+TEST_CASE("DevX fields written as zero sit where the PRM puts them", "[mlx5][devx]") {
+  auto is = [](devx::Field f, uint32_t bit, uint32_t width) { return f.bit == bit && f.width == width; };
+  CHECK(is(devx::cmd::opt_param_mask, 0x80, 32));
+  CHECK(is(devx::cqc::page_offset, 0x54, 6));
+  CHECK(is(devx::cqc::log_page_size, 0xc3, 5));
+  CHECK(is(devx::qpc::no_sq, 0x50, 1));
+  CHECK(is(devx::qpc::counter_set_id, 0x60, 8));
+  CHECK(is(devx::qpc::log_page_size, 0xa3, 5));
+  CHECK(is(devx::qpc::log_ack_req_freq, 0x380, 4));
+  CHECK(is(devx::qpc::next_send_psn, 0x3c8, 24));
+  CHECK(is(devx::qpc::page_offset, 0x494, 6));
+  CHECK(is(devx::qpc::next_rcv_psn, 0x4a8, 24));
+  CHECK(is(devx::qpc::cs_req, 0x630, 8));
+  CHECK(is(devx::qpc::cs_res, 0x638, 8));
+  CHECK(is(devx::ads::pkey_index, 0x10, 16));
+  CHECK(is(devx::ads::grh, 0x28, 1));
+  CHECK(is(devx::ads::mlid, 0x29, 7));
+  CHECK(is(devx::ads::tclass, 0x64, 8));
+  CHECK(is(devx::ads::dscp, 0x10a, 6));
+  CHECK(is(devx::ads::eth_prio, 0x121, 3));
+  CHECK(is(devx::ads::sl, 0x124, 4));
+  // The containers: the QP context after the modify/create header, the address path 0xc0 into it, the CQ context.
+  CHECK(devx::qpc::kAt == 0xc0);
+  CHECK(devx::qpc::kPrimaryPath == 0xc0);
+  CHECK(devx::create_cq::kCqContext == 0x80);
+  CHECK(devx::hca_cap::kCapability == 0x80);
 }
 
 TEST_CASE("a command's status and syndrome in words", "[mlx5][devx]") {
@@ -617,3 +651,62 @@ TEST_CASE("the provisioner's refusals before any device: the layout, another PE'
   }
   CHECK(gpu.calls == 0);  // nothing was asked of the GPU
 }
+
+TEST_CASE("a layout whose PE is not one of the job's: refused before any exchange", "[mlx5][provisioner]") {
+  // The exchange is sized by n_pes and reads this PE's card at my_pe: with either out of range no allgather can be
+  // taken (the bootstrap would write n_pes blocks, cards_agree would read past the cards), so create() refuses
+  // before step 1.
+  NoGpu gpu;
+  for (const auto &[me, n] : std::vector<std::pair<int, int>>{{2, 2}, {-1, 2}, {0, 0}}) {
+    FakeJob job;
+    job.n_pes = n < 1 ? 1 : n;
+    nic::Mlx5Layout l = host_layout();
+    l.my_pe = me;
+    l.n_pes = n;
+    std::string why;
+    nic::Mlx5Provisioner p(gpu.ops());
+    INFO("my_pe " << me << ", n_pes " << n);
+    CHECK(p.create(l, job.allgather(), &why) == Status::invalid_argument);
+    CHECK(why.find("must be one of the job's") != std::string::npos);
+    CHECK(job.steps == 0);
+    CHECK(p.device_state() == nullptr);
+  }
+  CHECK(gpu.calls == 0);
+}
+
+#ifdef GPUSHMEM_MLX5_HAVE_RDMA_CORE
+TEST_CASE("rdma-core's loader: a refusal leaves no library loaded", "[mlx5][verbs]") {
+  // librdmacm (rdma-core, never loaded by gpushmem) stands in for libibverbs: it lacks the mlx5dv functions, and
+  // dlsym through its handle finds the ibv_ ones in its dependency. Either refusal must close both handles.
+  const char *stand_in = "librdmacm.so.1";
+  auto loaded = [stand_in] {
+    void *h = dlopen(stand_in, RTLD_NOW | RTLD_NOLOAD);
+    if (h != nullptr) (void)dlclose(h);
+    return h != nullptr;
+  };
+  nic::VerbsApi api;
+  std::string why;
+  void *probe = dlopen(stand_in, RTLD_NOW | RTLD_LOCAL);
+  if (probe == nullptr) {
+    CHECK_FALSE(nic::load_verbs_api(stand_in, stand_in, &api, &why));
+    CHECK(why.find("dlopen(librdmacm.so.1) failed") != std::string::npos);
+    return;  // no stand-in on this host
+  }
+  (void)dlclose(probe);
+  if (loaded()) {
+    WARN(stand_in << " is loaded in this process already: whether a refusal unloads it cannot be seen");
+    return;
+  }
+  // The second library missing.
+  CHECK_FALSE(nic::load_verbs_api(stand_in, "libgpushmem_test_missing_mlx5.so.1", &api, &why));
+  CHECK(why.find("dlopen(libgpushmem_test_missing_mlx5.so.1) failed") != std::string::npos);
+  CHECK(api.get_device_list == nullptr);
+  CHECK_FALSE(loaded());
+  // Both there, a function missing.
+  CHECK_FALSE(nic::load_verbs_api(stand_in, stand_in, &api, &why));
+  CHECK(why.find("has no mlx5dv_is_supported") != std::string::npos);
+  CHECK(api.get_device_list == nullptr);
+  CHECK(api.devx_general_cmd == nullptr);
+  CHECK_FALSE(loaded());
+}
+#endif

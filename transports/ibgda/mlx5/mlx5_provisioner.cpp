@@ -670,6 +670,14 @@ bool Mlx5Provisioner::build_tables(const Mlx5Layout &l, const std::vector<PeerCa
 
 Status Mlx5Provisioner::create(const Mlx5Layout &l, const Allgather &allgather, std::string *why) {
   release();
+  // The exchange is sized by n_pes (each allgather fills n_pes blocks) and reads this PE's own card at my_pe: with
+  // either out of range no allgather can be taken correctly (the bootstrap would write past `all`, cards_agree
+  // read past the cards), so such a layout is refused before any step. The runtime passes its own n_pes and my_pe.
+  if (l.n_pes < 1 || l.my_pe < 0 || l.my_pe >= l.n_pes) {
+    *why = "IBGDA layout: this PE (" + std::to_string(l.my_pe) + ") must be one of the job's " +
+           std::to_string(l.n_pes) + " PEs";
+    return Status::invalid_argument;
+  }
   impl_ = std::make_unique<Impl>(&gpu_);
   Impl &m = *impl_;
   // Local work; a failure is remembered and told to the others in step 1, never returned before it.

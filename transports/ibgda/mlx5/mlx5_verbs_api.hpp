@@ -80,6 +80,10 @@ constexpr uint64_t kUmemMaskDmabuf = 1u << 0;  // MLX5DV_UMEM_MASK_DMABUF (enum 
 // Loads both libraries and every function once (thread safe); later calls return the same answer. nullptr with
 // *why naming the library or the function that is missing and what to install.
 const VerbsApi *verbs_api(std::string *why);
+// What verbs_api does once, for libraries of these names, uncached: false with *why and *api cleared when one is
+// missing or lacks a function, and then neither library stays loaded (its handles are closed); true keeps both
+// loaded for good. Tests name a missing library to reach the refusals.
+bool load_verbs_api(const char *verbs_lib, const char *mlx5_lib, VerbsApi *api, std::string *why);
 
 #endif  // GPUSHMEM_MLX5_HAVE_RDMA_CORE
 
