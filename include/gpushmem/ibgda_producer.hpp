@@ -6,8 +6,7 @@
  *   static uint64_t load(const uint64_t *w);              acquire, gpu scope
  *   static uint32_t load32(const uint32_t *w);            acquire, gpu scope (error)
  *   static void store(uint64_t *w, uint64_t v);           release, gpu scope
- *   static bool cas(uint64_t *w, uint64_t *expected, uint64_t desired);  acq_rel, gpu scope; *expected updated
- *   static uint64_t fetch_add(uint64_t *w, uint64_t n);   relaxed (doorbells)
+ *   static uint64_t fetch_add(uint64_t *w, uint64_t n);   relaxed (reservations, doorbells)
  *   static void raise(uint64_t *w, uint64_t v);           atomic max, release, gpu scope
  *   static bool try_lock(uint32_t *w);                    0 -> 1, acquire, gpu scope
  *   static void unlock(uint32_t *w);                      -> 0, release, gpu scope
@@ -22,8 +21,8 @@
  *   static uint64_t now_ns();
  *   static void backoff(uint32_t *ns);
  *
- * One post: reserve (a compare-and-swap once the send queue has room: waits only for the NIC to consume blocks
- * reserved before, and a reservation is never abandoned), write the units, publish in reservation order, then ring
+ * One post: reserve (an atomic add, then a wait until the NIC has consumed the blocks it rewrites: first come,
+ * first served), write the units, publish in reservation order, then ring
  * unless a later publisher will: the doorbell goes out when this publisher holds the newest reservation, or when
  * `batch` blocks wait unrung. A plain publisher that leaves its doorbell to a later one raises `owed` first; an
  * aggregated publisher never rings for itself (the next plain post or a quiet does) but rings what it is owed.
@@ -103,33 +102,39 @@ GPUSHMEM_IBGDA_HD void ring(const gpushmem_ibgda_qp_t &q, uint64_t upto) {
   }
 }
 
-// Reserves n blocks (1 <= n <= wqebbs / 2); *first receives the first. Waits while the send queue has no room for
-// them (blocks reserved before not yet consumed by the NIC), ringing what is published meanwhile, up to timeout_ns
-// (0: for ever). Reserves nothing unless it returns ok.
+// Reserves n blocks (1 <= n <= wqebbs / 2); *first receives the first. Takes them at once (an atomic add: under
+// contention nobody starves, where a compare-and-swap taken only once the send queue had room let a producer that
+// slept lose to the ones awake for seconds: ibgda_post_rate, 32 x 8 warps on 4 QPs), then waits while the send
+// queue has no room for them (blocks reserved before not yet consumed by the NIC), ringing what is published
+// meanwhile, up to timeout_ns without the NIC consuming anything (0: for ever). A producer that gives up (or finds
+// the QP failed) leaves its blocks unpublished: it marks the QP failed (GPUSHMEM_IBGDA_ERROR_TIMED_OUT) unless it
+// already was, so the producers after it stop instead of waiting for them.
 template <class Mem>
 GPUSHMEM_IBGDA_HD Outcome reserve(const gpushmem_ibgda_qp_t &q, uint32_t n, uint64_t *first, uint64_t timeout_ns) {
-  uint64_t start = 0;
+  if (Mem::load32(&q.words->error) != 0) return Outcome::error;
+  const uint64_t idx = Mem::fetch_add(&q.words->resv, n);
+  *first = idx;
+  if (idx + n <= q.wqebbs) return Outcome::ok;
+  // The reservation rewrites the blocks one send queue's length before it: every one must be consumed, and `done`
+  // is a lower bound of the consumed blocks (acquire: the NIC's reads of them are over).
+  const uint64_t need = idx + n - q.wqebbs;
+  uint64_t start = 0, seen = 0;
   uint32_t pause = 32;
   for (;;) {
+    const uint64_t done = Mem::load(&q.words->done);
+    if (done >= need) return Outcome::ok;
     if (Mem::load32(&q.words->error) != 0) return Outcome::error;
-    uint64_t idx = Mem::load(&q.words->resv);
-    // The reservation rewrites the blocks one send queue's length before it: every one must be consumed, and
-    // `done` is a lower bound of the consumed blocks.
-    if (idx + n <= q.wqebbs || Mem::load(&q.words->done) >= idx + n - q.wqebbs) {
-      if (Mem::cas(&q.words->resv, &idx, idx + n)) {
-        *first = idx;
-        return Outcome::ok;
-      }
-      continue;  // another producer took them first
-    }
     if (poll_cq<Mem>(q) == Outcome::error) return Outcome::error;
+    if (Mem::load(&q.words->done) >= need) return Outcome::ok;
     // The blocks waited for may be unrung (aggregated posts, a deferred doorbell): ring what is published.
     const uint64_t ready = Mem::load(&q.words->ready);
     if (Mem::load(&q.words->rung) < ready) ring<Mem>(q, ready);
     const uint64_t now = Mem::now_ns();
-    if (start == 0) {
+    if (start == 0 || done != seen) {  // the NIC moved: the timeout counts from here
       start = now;
+      seen = done;
     } else if (timeout_ns != 0 && now - start > timeout_ns) {
+      Mem::record_error(q.words, GPUSHMEM_IBGDA_ERROR_TIMED_OUT, idx);
       return Outcome::timed_out;
     }
     Mem::backoff(&pause);
@@ -144,12 +149,25 @@ GPUSHMEM_IBGDA_HD void write(const gpushmem_ibgda_qp_t &q, uint64_t first, const
 }
 
 // Publishes the WQE at [first, first + n) once every WQE reserved before it is published, then rings as the
-// header says. `error` (nothing published) once the QP failed.
+// header says. `error` (nothing published) once the QP failed; `timed_out` (the QP marked failed) when the WQEs
+// before it stay unpublished for timeout_ns (0: waits for ever), as when their producer's kernel stopped.
 template <class Mem>
-GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, bool aggregate) {
+GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, bool aggregate,
+                                  uint64_t timeout_ns = 0) {
   uint32_t pause = 32;
-  while (Mem::load(&q.words->ready) != first) {
+  uint64_t start = 0, seen = 0;
+  for (;;) {
+    const uint64_t ready = Mem::load(&q.words->ready);
+    if (ready == first) break;
     if (Mem::load32(&q.words->error) != 0) return Outcome::error;
+    const uint64_t now = Mem::now_ns();
+    if (start == 0 || ready != seen) {
+      start = now;
+      seen = ready;
+    } else if (timeout_ns != 0 && now - start > timeout_ns) {
+      Mem::record_error(q.words, GPUSHMEM_IBGDA_ERROR_TIMED_OUT, first);
+      return Outcome::timed_out;
+    }
     Mem::backoff(&pause);
   }
   const uint64_t end = first + n;
@@ -206,13 +224,13 @@ GPUSHMEM_IBGDA_HD Outcome post(const gpushmem_ibgda_qp_t &q, uint32_t blocks, Bu
     for (uint32_t b = 0; b < blocks; ++b) {
       mlx5::build_nop(&w, mlx5::Post{static_cast<uint32_t>(first + b), q.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE});
       write<Mem>(q, first + b, w);
-      const Outcome p = publish<Mem>(q, first + b, 1, false);
+      const Outcome p = publish<Mem>(q, first + b, 1, false, timeout_ns);
       if (p != Outcome::ok) return p;
     }
     return Outcome::bad_request;
   }
   write<Mem>(q, first, w);
-  return publish<Mem>(q, first, blocks, aggregate);
+  return publish<Mem>(q, first, blocks, aggregate, timeout_ns);
 }
 
 }  // namespace gpushmem::ibgda

@@ -5,8 +5,9 @@
  * §4 (IBGDA).
  *
  * Indices count 64-byte send-queue blocks (WQEBBs), monotonic 64-bit; the NIC sees their low 16 bits.
- *   resv        reserved: a producer takes n blocks with a compare-and-swap, only once the send queue has room
- *               for them, so a reservation is never abandoned: every reserved block gets published.
+ *   resv        reserved: a producer takes n blocks with an atomic add (a ticket: first come, first served),
+ *               then waits until the NIC has consumed the blocks they rewrite. Every reserved block gets
+ *               published, unless the QP fails (error below).
  *   ready       published, in reservation order: every WQE below it is written. A producer publishes its
  *               WQE once ready equals its start, so the doorbell record never covers a block being written.
  *   last_start  the first block of the newest published WQE: what a quiet waits to see completed.
@@ -17,8 +18,10 @@
  *   owed        the end of the newest plain (not aggregated) WQE: a publisher that leaves its doorbell to a
  *               later one raises it before publishing, and an aggregated publisher after it rings up to it.
  *   doorbells   doorbells written (the batching tests read it).
- *   error, error_index  the first error CQE a producer saw (syndrome, its WQE's block index): sticky; every
- *               later post, publish and quiet on the QP returns the error.
+ *   error, error_index  the first error CQE a producer saw (syndrome, its WQE's block index), or
+ *               GPUSHMEM_IBGDA_ERROR_TIMED_OUT when a producer gave up waiting for the NIC with blocks reserved
+ *               that will never be published: sticky; every later post, publish and quiet on the QP returns the
+ *               error.
  * Every WQE is posted with CQ_UPDATE: the collapsed CQ's counter then always names the newest completed WQE.
  * A send queue must hold at least two of the largest WQEs posted to it (4 blocks here): `done` counts only a
  * completed WQE's first block, so a reservation never waits for the rest of the newest one.
@@ -28,6 +31,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* words.error when a producer timed out holding a reservation (above any 8-bit syndrome). */
+#define GPUSHMEM_IBGDA_ERROR_TIMED_OUT 0x100u
 
 typedef struct gpushmem_ibgda_qp_words {
   uint64_t resv;

@@ -25,10 +25,7 @@ struct IbgdaHostMem {
     return std::atomic_ref<uint32_t>(*const_cast<uint32_t *>(w)).load(std::memory_order_acquire);
   }
   static void store(uint64_t *w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_release); }
-  static bool cas(uint64_t *w, uint64_t *expected, uint64_t desired) {
-    return std::atomic_ref<uint64_t>(*w).compare_exchange_strong(*expected, desired, std::memory_order_acq_rel,
-                                                                 std::memory_order_acquire);
-  }
+
   static void raise(uint64_t *w, uint64_t v) {
     std::atomic_ref<uint64_t> a(*w);
     uint64_t seen = a.load(std::memory_order_relaxed);

@@ -130,7 +130,9 @@ __device__ __forceinline__ bool ibgda_in_heap(const void *p, size_t bytes) {
 [[noreturn]] __device__ __noinline__ inline void fail_ibgda(const ibgda_req *r) {
   const gpushmem_ibgda_qp_t &q = ibgda_qp(r);
   const ibgda::Outcome o = static_cast<ibgda::Outcome>(r->outcome);
-  const long long synd = o == ibgda::Outcome::error         ? static_cast<long long>(IbgdaMem::load32(&q.words->error))
+  const uint32_t word = IbgdaMem::load32(&q.words->error);  // a syndrome, or a producer's timeout
+  const long long synd = o == ibgda::Outcome::error && word != GPUSHMEM_IBGDA_ERROR_TIMED_OUT
+                             ? static_cast<long long>(word)
                          : o == ibgda::Outcome::bad_request ? static_cast<long long>(GPUSHMEM_MLX5_SYND_LOCAL_QP_OP)
                                                             : -1ll;
   const bool printer = error_report_begin();
@@ -181,7 +183,7 @@ __device__ __noinline__ inline bool ibgda_post(ibgda_req *r) {
   word = (word & 0xff0000ffu) | ((static_cast<uint32_t>(first) & 0xffffu) << 8);
   r->wqe.unit[0].ctrl.opmod_idx_opcode_be = gpushmem_mlx5_bswap32(word);
   ibgda::write<IbgdaMem>(q, first, r->wqe);
-  o = ibgda::publish<IbgdaMem>(q, first, blocks, false);
+  o = ibgda::publish<IbgdaMem>(q, first, blocks, false, ibgda_state().timeout_ns);
   if (o != ibgda::Outcome::ok) return ibgda_failed(r, o);
   r->index = first;
   return true;

@@ -41,16 +41,7 @@ struct IbgdaMem {
   static __device__ __forceinline__ void store(uint64_t *w, uint64_t v) {
     asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(w), "l"(v) : "memory");
   }
-  static __device__ __forceinline__ bool cas(uint64_t *w, uint64_t *expected, uint64_t desired) {
-    uint64_t old;
-    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
-                 : "=l"(old)
-                 : "l"(w), "l"(*expected), "l"(desired)
-                 : "memory");
-    const bool ok = old == *expected;
-    *expected = old;
-    return ok;
-  }
+
   static __device__ __forceinline__ uint64_t fetch_add(uint64_t *w, uint64_t n) {
     return atomicAdd(reinterpret_cast<unsigned long long *>(w), static_cast<unsigned long long>(n));
   }
