@@ -47,12 +47,6 @@ bool resolve_optional(Driver *d) {
     d->cuStreamWriteValue32 = nullptr;
     d->cuStreamWriteValue64 = nullptr;
   }
-  if (!resolve("cuCtxCreate", &d->cuCtxCreate, &ignored) || !resolve("cuCtxDestroy", &d->cuCtxDestroy, &ignored) ||
-      !resolve("cuCtxPopCurrent", &d->cuCtxPopCurrent, &ignored)) {
-    d->cuCtxCreate = nullptr;
-    d->cuCtxDestroy = nullptr;
-    d->cuCtxPopCurrent = nullptr;
-  }
   return true;
 }
 

@@ -38,10 +38,6 @@ struct Driver {
   // stream order, no kernel (gpu_agent.cpp).
   PFN_cuStreamWriteValue32_v11070 cuStreamWriteValue32 = nullptr;
   PFN_cuStreamWriteValue64_v11070 cuStreamWriteValue64 = nullptr;
-  // Optional: a context of the runtime's own for the threads that serve the network (service_context.cpp).
-  PFN_cuCtxCreate_v3020 cuCtxCreate = nullptr;
-  PFN_cuCtxDestroy_v4000 cuCtxDestroy = nullptr;
-  PFN_cuCtxPopCurrent_v4000 cuCtxPopCurrent = nullptr;
 };
 
 // Whether CUDA can be used here: a driver the built-in runtime accepts and at least one device.

@@ -125,22 +125,9 @@ class ContextScope {
   ContextScope(const ContextScope &) = delete;
   ContextScope &operator=(const ContextScope &) = delete;
 
- protected:
-  explicit ContextScope(bool service);
-
  private:
   void *previous_ = nullptr;
   bool switched_ = false;
-};
-
-// The same for the threads that serve the network (the proxy, the memory agent, staging, the NIC emulator's
-// copies): makes the service context current, a CUDA context of the runtime's own on this PE's GPU
-// (GPUSHMEM_SERVICE_CONTEXT=own) whose hardware work queues are not the application's, so its copies never wait
-// behind work the application queued behind a kernel that is waiting for those very copies; this PE's context
-// where it has none. Streams the service threads use are created in it. No-op in host mode.
-class ServiceScope : public ContextScope {
- public:
-  ServiceScope() : ContextScope(true) {}
 };
 
 // What gpushmem-info prints: the GPUs this process sees and how a PE on GPU i reaches one on GPU j.

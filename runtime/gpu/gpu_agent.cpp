@@ -1,8 +1,8 @@
 // The memory agent of this PE's GPU heap (transport.hpp, MemoryAgent): what the network transport calls to
 // execute a peer's operation on this GPU heap where the network cannot reach device memory (no GPUDirect).
-// Copies go through the agent's stream in the service context (gpu.hpp, ServiceScope; copy engines,
-// synchronously); sets are stream memory writes (no SM needed), the other atomics one-thread kernels with
-// system-scope atomics, so they stay atomic with the device API's atomics on the same word.
+// Copies go through the runtime's stream (copy engines, synchronously); sets are stream memory writes (no SM
+// needed), the other atomics one-thread kernels with system-scope atomics, so they stay atomic with the device
+// API's atomics on the same word.
 #include <cstring>
 #include <mutex>
 
@@ -40,10 +40,8 @@ class GpuHeapAgent final : public transport::MemoryAgent {
 
   Status read(uint64_t offset, void *dst, size_t bytes) override {
     char *base = rt().gpu.base;
-    Session *s = session();
-    if (base == nullptr || s == nullptr) return Status::not_supported;
-    std::lock_guard<std::mutex> lock(mu_);
-    return copy_now("the network's get from this PE's GPU heap", *s, dst, base + offset, bytes);
+    if (base == nullptr) return Status::not_supported;
+    return copy("the network's get from this PE's GPU heap", dst, base + offset, bytes);
   }
 
   Status atomic(uint64_t offset, transport::AmoOp op, size_t width, uint64_t operand, uint64_t compare,
@@ -51,14 +49,14 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     Session *s = session();
     if (s == nullptr) return Status::not_supported;
     std::lock_guard<std::mutex> lock(mu_);
-    ServiceScope in_service_context;
+    ContextScope in_pe_context;
     const char *call = "the network's atomic on this PE's GPU heap";
     GPUSHMEM_CHECK(ensure_old(call, *s));
     char *word = rt().gpu.base + offset;
     if (op == transport::AmoOp::store && stream_writes(*s)) return store(call, *s, word, width, operand, old);
     cudaError_t e = agent_ops::launch_atomic(word, static_cast<int>(op), static_cast<int>(width), operand, compare,
-                                             old_, s->service_stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s->service_stream);
+                                             old_, s->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
     if (e != cudaSuccess)
       return rt_failed(e, call, "check that no earlier kernel failed",
                        "the agent's atomic kernel (%s, %zu bytes at %p) on GPU %d", transport::amo_op_name(op), width,
@@ -74,21 +72,10 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     Session *s = session();
     if (s == nullptr) return Status::ok;
     std::lock_guard<std::mutex> lock(mu_);
-    ServiceScope in_service_context;
+    ContextScope in_pe_context;
     GPUSHMEM_CHECK(ensure_bounce(call, *s));
     agent_ops::preload();  // before any peer's atomic can arrive (lazy loading would wait for an idle GPU)
     return ensure_old(call, *s);
-  }
-
-  // One copy on the agent's stream, complete when it returns.
-  Status copy_now(const char *call, Session &s, void *dst, const void *src, size_t bytes) {
-    ServiceScope in_service_context;
-    cudaError_t e = copy_beside_kernels(dst, src, bytes, s.service_stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s.service_stream);
-    if (e != cudaSuccess)
-      return rt_failed(e, call, "check that no earlier kernel failed",
-                       "cudaMemcpyAsync(dst=%p, src=%p, %zu bytes) on GPU %d", dst, src, bytes, s.device.ordinal);
-    return Status::ok;
   }
 
   Status ensure_bounce(const char *call, Session &s) {
@@ -124,17 +111,17 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     // running kernel on a time-sliced GPU, a 4-byte copy from host memory waited 2379 us for the GPU's time
     // slice, a stream write 5.9 us (slice_probe.cu, H100, docs/results/2026-12-06-gpu-proxy).
     if (bytes <= kStreamWriteBytes && bytes % 4 == 0 && offset % 4 == 0 && stream_writes(*s)) {
-      ServiceScope in_service_context;
+      ContextScope in_pe_context;
       return write_words_locked(call, *s, base + offset, static_cast<const char *>(src), bytes);
     }
     // The buffer is full (or the put is larger than any agent message): drain it first.
     if (bytes > kBounceBytes - bounce_used_) GPUSHMEM_CHECK(complete_locked());
-    if (bytes > kBounceBytes) return copy_now(call, *s, base + offset, src, bytes);  // not through the buffer
-    ServiceScope in_service_context;
+    if (bytes > kBounceBytes) return copy(call, base + offset, src, bytes);  // not through the buffer
+    ContextScope in_pe_context;
     GPUSHMEM_CHECK(ensure_bounce(call, *s));
     char *at = bounce_ + bounce_used_;
     std::memcpy(at, src, bytes);
-    cudaError_t e = copy_beside_kernels(base + offset, at, bytes, s->service_stream);
+    cudaError_t e = copy_beside_kernels(base + offset, at, bytes, s->stream);
     if (e != cudaSuccess)
       return rt_failed(e, call, "check that no earlier kernel failed",
                        "cudaMemcpyAsync(dst=%p, %zu bytes from the pinned bounce buffer) on GPU %d",
@@ -147,7 +134,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   // Posts `bytes` (a multiple of 4, at a 4-byte aligned `dst`) as 8- and 4-byte stream memory writes, in stream
   // order after the copies posted before them; complete_locked waits for them like for the copies.
   Status write_words_locked(const char *call, Session &s, char *dst, const char *src, size_t bytes) {
-    CUstream stream = reinterpret_cast<CUstream>(s.service_stream);
+    CUstream stream = reinterpret_cast<CUstream>(s.stream);
     for (size_t done = 0; done < bytes;) {
       const CUdeviceptr addr = reinterpret_cast<CUdeviceptr>(dst + done);
       CUresult rc;
@@ -179,8 +166,8 @@ class GpuHeapAgent final : public transport::MemoryAgent {
     writes_posted_ = false;
     Session *s = session();
     if (s == nullptr) return Status::not_supported;
-    ServiceScope in_service_context;
-    const cudaError_t e = cudaStreamSynchronize(s->service_stream);
+    ContextScope in_pe_context;
+    const cudaError_t e = cudaStreamSynchronize(s->stream);
     bounce_used_ = 0;  // after a failed sync the context is unusable: nothing is reused either way
     if (e != cudaSuccess) {
       failed_ = true;
@@ -218,13 +205,13 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   // write's default memory barrier orders the stream's earlier copies (a put-with-signal's payload) before it.
   Status store(const char *call, Session &s, char *word, size_t width, uint64_t value, uint64_t *old) {
     const CUdeviceptr addr = reinterpret_cast<CUdeviceptr>(word);
-    CUstream stream = reinterpret_cast<CUstream>(s.service_stream);
+    CUstream stream = reinterpret_cast<CUstream>(s.stream);
     const CUresult rc = width == 4 ? s.d->cuStreamWriteValue32(stream, addr, static_cast<cuuint32_t>(value), 0)
                                    : s.d->cuStreamWriteValue64(stream, addr, value, 0);
     if (rc != CUDA_SUCCESS)
       return cu_failed(rc, call, "check that no earlier kernel failed", "cuStreamWriteValue%d(%p) on GPU %d",
                        width == 4 ? 32 : 64, static_cast<void *>(word), s.device.ordinal);
-    const cudaError_t e = cudaStreamSynchronize(s.service_stream);
+    const cudaError_t e = cudaStreamSynchronize(s.stream);
     if (e != cudaSuccess)
       return rt_failed(e, call, "check that no earlier kernel failed",
                        "cudaStreamSynchronize after a stream write on GPU %d", s.device.ordinal);
@@ -282,7 +269,7 @@ void release_heap_agent() {
 
 bool device_memory(const void *p) {
   if (session() == nullptr || p == nullptr) return false;
-  ServiceScope in_service_context;
+  ContextScope in_pe_context;
   cudaPointerAttributes a{};
   if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
     (void)cudaGetLastError();  // plain host memory on old drivers

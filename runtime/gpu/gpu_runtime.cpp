@@ -280,7 +280,6 @@ Status init(const char *call, uint64_t symmetric_size) {
     return rt_failed(e, call, "GPUSHMEM_DISABLE_CUDA=1 runs without the GPU",
                      "cudaMemsetAsync(ptr=%p, 0, %u) of the GPU heap's runtime area", static_cast<void *>(base),
                      GPUSHMEM_DEVICE_INTERNAL_BYTES);
-  GPUSHMEM_CHECK(open_service_context(call, *s));
 
   r.gpu.limit = slot_bytes;
   r.gpu.link = link;
@@ -397,7 +396,6 @@ void finalize() {
     free_device_error(*s);
     release_heap_agent();
     release_stages();
-    close_service_context(*s);
     if (s->stream != nullptr) (void)cudaStreamDestroy(s->stream);
     (void)cudaGetLastError();
     s->heap.destroy(call);
@@ -406,15 +404,12 @@ void finalize() {
   delete s;
 }
 
-ContextScope::ContextScope() : ContextScope(false) {}
-
-ContextScope::ContextScope(bool service) {
+ContextScope::ContextScope() {
   Session *s = session();
   if (s == nullptr) return;
-  CUcontext want = service && s->service_ctx != nullptr ? s->service_ctx : s->device.ctx;
   CUcontext current = nullptr;
-  if (s->d->cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == want) return;
-  if (s->d->cuCtxSetCurrent(want) == CUDA_SUCCESS) {
+  if (s->d->cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == s->device.ctx) return;
+  if (s->d->cuCtxSetCurrent(s->device.ctx) == CUDA_SUCCESS) {
     previous_ = current;
     switched_ = true;
   }

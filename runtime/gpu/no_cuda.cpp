@@ -80,7 +80,6 @@ void drain(const char *) {}
 void finalize() {}
 
 ContextScope::ContextScope() = default;
-ContextScope::ContextScope(bool) {}
 ContextScope::~ContextScope() = default;
 
 NodeReport probe() {

@@ -17,11 +17,6 @@ struct Session {
   const Driver *d = nullptr;
   Device device;
   cudaStream_t stream = nullptr;  // the runtime's own: host RMA on GPU addresses, zeroing, copies
-  // Where the threads that serve the network (memory agent, staging, the NIC emulator's copies) issue their GPU work
-  // (service_context.cpp): a context of their own (GPUSHMEM_SERVICE_CONTEXT=own) or this PE's (nullptr), and the
-  // memory agent's stream in it.
-  CUcontext service_ctx = nullptr;
-  cudaStream_t service_stream = nullptr;
   GpuHeap heap;
   uint64_t symmetric_size = 0;               // SHMEM_SYMMETRIC_SIZE: the user part never grows beyond it
   uint64_t granularity = 0;                  // the largest of every PE's, so every PE's chunks have the same size
@@ -44,11 +39,6 @@ Session *session();
 void release_heap_agent();
 // stage_buffers.cpp: frees the pool of staging buffers and streams (finalize, in the session's context).
 void release_stages();
-
-// service_context.cpp: opens the service context and the agent's stream in it (init, after the runtime's stream),
-// and closes them (finalize, after release_heap_agent and release_stages).
-Status open_service_context(const char *call, Session &s);
-void close_service_context(Session &s);
 
 // device_teams.cpp: the device team table, all slots free (init); freed with the session (finalize).
 Status create_team_table(const char *call, Session &s);

@@ -1,6 +1,6 @@
 // The staging resources of transfers between GPU buffers and the network (gpu.hpp, Stage): two pinned host
 // buffers and a stream of their own per transfer, kept in a pool across transfers (pinned allocations cost
-// milliseconds) and freed at gpu::finalize. The streams live in the service context (ServiceScope).
+// milliseconds) and freed at gpu::finalize, in the session's context.
 #include <mutex>
 #include <vector>
 
@@ -36,7 +36,7 @@ Status borrow_stage(const char *call, Stage *out) {
       return Status::ok;
     }
   }
-  ServiceScope in_service_context;
+  ContextScope in_pe_context;
   Stage st;
   cudaError_t e = cudaSuccess;
   for (uint8_t *&b : st.buf)
@@ -59,7 +59,7 @@ void return_stage(const Stage &st) {
 }
 
 Status stage_copy_start(const char *call, const Stage &st, void *dst, const void *src, size_t bytes) {
-  ServiceScope in_service_context;
+  ContextScope in_pe_context;
   cudaError_t e = copy_beside_kernels(dst, src, bytes, static_cast<cudaStream_t>(st.stream));
   if (e != cudaSuccess)
     return rt_failed(e, call, "check that the GPU buffer is valid device memory of this process",
@@ -68,7 +68,7 @@ Status stage_copy_start(const char *call, const Stage &st, void *dst, const void
 }
 
 Status stage_copy_wait(const char *call, const Stage &st) {
-  ServiceScope in_service_context;
+  ContextScope in_pe_context;
   cudaError_t e = cudaStreamSynchronize(static_cast<cudaStream_t>(st.stream));
   if (e != cudaSuccess)
     return rt_failed(e, call, "check that no earlier kernel failed", "cudaStreamSynchronize of a staging copy");
@@ -76,7 +76,6 @@ Status stage_copy_wait(const char *call, const Stage &st) {
 }
 
 void release_stages() {
-  ServiceScope in_service_context;  // the streams were created there
   std::lock_guard<std::mutex> lock(g_pool.mu);
   for (const Stage &st : g_pool.free) destroy(st);
   g_pool.free.clear();

@@ -47,17 +47,16 @@ constexpr uint64_t kRemoteBase = 0x7e0000000000ull;
 const char *const kAdvice = "GPUSHMEM_TRANSPORTS without ibgda reaches the network's PEs through the CPU proxy";
 
 // The emulator's way into device memory (the GPU heap, the bounce memory): copies on a stream of its own, each
-// waited for, in the service context (gpu.hpp, ServiceScope).
+// waited for, in the PE's context.
 class CudaCopier final : public emu::Copier {
  public:
   ~CudaCopier() override {
     if (stream_ != nullptr) {
-      gpu::ServiceScope in_service_context;
+      gpu::ContextScope in_pe_context;
       (void)cudaStreamDestroy(stream_);
     }
   }
   Status create(const char *call) {
-    gpu::ServiceScope in_service_context;
     cudaError_t e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
     if (e != cudaSuccess)
       return gpu::rt_failed(e, call, kAdvice, "cudaStreamCreateWithFlags for the NIC emulator's copies");
@@ -68,7 +67,7 @@ class CudaCopier final : public emu::Copier {
 
  private:
   bool copy(void *dst, const void *src, uint64_t bytes) {
-    gpu::ServiceScope in_service_context;
+    gpu::ContextScope in_pe_context;
     cudaError_t e = gpu::copy_beside_kernels(dst, src, bytes, stream_);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess) {
