@@ -350,7 +350,8 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
   gpushmem_bootstrap_t *b = &r.bootstrap.table;
   // Every PE has said goodbye before any closes its sockets, so none mistakes the close for a crash.
   int rc = b->barrier(b);
-  // Nobody uses the network any more (every PE is past its last barrier_all).
+  // Nobody uses the network any more (every PE is past its last barrier_all), a real NIC's queue pairs included.
+  ibgda_rt::release();
   net::finalize();
   // Every PE has drained its GPU before that barrier: nobody uses a GPU heap any more.
   gpu::finalize();

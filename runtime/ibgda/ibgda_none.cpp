@@ -8,6 +8,7 @@ Status start(const char *) {
   return Status::ok;
 }
 void stop(const char *) {}
+void release() {}
 bool running() {
   return false;
 }

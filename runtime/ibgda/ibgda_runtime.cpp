@@ -90,6 +90,7 @@ struct Ibgda {
 };
 
 std::unique_ptr<Ibgda> g_ibgda;
+std::unique_ptr<Ibgda> g_nic_to_release;  // a real NIC's objects between stop and release
 
 Status check_knobs(const char *call, const env::Values &v) {
   if (v.GPUSHMEM_IBGDA_QPS_PER_PEER < 1 || v.GPUSHMEM_IBGDA_QPS_PER_PEER > 64) {
@@ -260,10 +261,12 @@ Status start(const char *call) {
   auto g = std::make_unique<Ibgda>();
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (net::kind(pe) == net::Kind::network) g->pes.push_back(pe);
-  if (g->pes.empty()) return Status::ok;
   if (!env::get().GPUSHMEM_IBGDA_EMULATE) {
+    // The provisioner's exchange is collective: a PE whose peers are all mapped (so none is on the network) takes
+    // part too, with no queue pairs, or the others would wait in it for ever.
     gpu::ContextScope in_pe_context;
     if (!build_nic(call, *g)) return Status::ok;
+    if (g->pes.empty()) return Status::ok;  // nothing to attach; what the exchange made is released with g
     const Status st = gpu::attach_ibgda(call, g->pes, g->nic->device_state());
     if (st != Status::ok) {
       g.reset();
@@ -274,6 +277,7 @@ Status start(const char *call) {
                       g_ibgda->pes.size(), g_ibgda->nic->summary().c_str());
     return Status::ok;
   }
+  if (g->pes.empty()) return Status::ok;
   gpu::ContextScope in_pe_context;
   Status st = build(call, *g);
   if (st == Status::ok) st = gpu::attach_ibgda(call, g->pes, g->provisioner->device_state());
@@ -297,7 +301,7 @@ void stop(const char *call) {
   gpu::ContextScope in_pe_context;
   if (g.nic) {  // the kernels are done: the NIC owes them nothing the device still waits for
     (void)gpu::attach_ibgda(call, g.pes, nullptr);
-    g_ibgda.reset();
+    g_nic_to_release = std::move(g_ibgda);  // the peers' requests may still land in this PE's heap: see release
     return;
   }
   // The kernels are done: what their doorbell records publish is all there is. Execute it before the thread stops.
@@ -324,6 +328,12 @@ void stop(const char *call) {
                     static_cast<unsigned long long>(c.doorbells));
   (void)gpu::attach_ibgda(call, g.pes, nullptr);
   g_ibgda.reset();
+}
+
+void release() {
+  if (!g_nic_to_release) return;
+  gpu::ContextScope in_pe_context;
+  g_nic_to_release.reset();
 }
 
 bool running() {

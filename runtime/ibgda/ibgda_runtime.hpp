@@ -17,8 +17,12 @@ namespace gpushmem::ibgda_rt {
 // Nothing otherwise.
 [[nodiscard]] Status start(const char *call);
 // shmem_finalize, once this PE's kernels are done (gpu::drain): executes what the doorbell records still publish,
-// stops the emulator, detaches IBGDA from the device state and frees the queues.
+// stops the emulator, detaches IBGDA from the device state and frees the queues. A real NIC's queue pairs and the
+// heap's registration stay until release: the peers' work requests may still write into this PE's heap.
 void stop(const char *call);
+// shmem_finalize, past the barrier every PE reaches after its stop (no peer's work request is in flight any more):
+// frees a real NIC's queue pairs and registrations.
+void release();
 bool running();
 // Whether device code reaches PE pe through IBGDA (between start and stop).
 bool reaches(int pe);
