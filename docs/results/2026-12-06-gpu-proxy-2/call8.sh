@@ -13,7 +13,8 @@
 #   selfprobe self_probe.cu: what waits behind this process's own spinning kernel (MPS off/on, 8/32 connections)
 #   queueprobe queue_probe.cu: do the runtime's non-blocking streams wait behind work queued on the legacy stream
 #             behind a spinning kernel (MPS off/on, 8/32 connections, low/high priority streams, streams of the primary
-#             context or of a context of their own)?
+#             context or of a context of their own; QP_GRID=1056: a spinning grid of 1056 x 256 threads that occupies every
+#             SM, as the failing tests' grids do)?
 #   sanitize  compute-sanitizer memcheck on device_api_ibgda tests (SAN_TESTS), through GPUSHMEM_TEST_WRAPPER
 #   postrate  ibgda_post_rate (IBGDA's device-side posting: 1 warp and 32x8 warps, batch 1/8/32, lane 0 only)
 #             and proxy_drain_rate's 32x8 in the same call
@@ -175,7 +176,7 @@ queueprobe)
     if [ $mps = on ]; then mps_start || { say "no MPS"; break; }; fi
     for conn in ${QP_CONNS:-8 32}; do for tail in ${QP_TAILS:-none kernel d2h event}; do for prio in ${QP_PRIOS:-low high}; do
       for ctx in ${QP_CTX:-primary ctx}; do
-        r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn timeout -k 2 120 /tmp/queue_probe ${QP_STREAMS:-12} $tail $prio $ctx 2>&1 | tail -3 | tr '\n' ' ')
+        r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn QP_GRID=${QP_GRID:-0} timeout -k 2 120 /tmp/queue_probe ${QP_STREAMS:-12} $tail $prio $ctx 2>&1 | tail -3 | tr '\n' ' ')
         say "queueprobe MPS $mps: $r"
       done
     done; done; done

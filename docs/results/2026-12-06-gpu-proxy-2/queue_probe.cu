@@ -46,8 +46,21 @@
     }                                                               \
   } while (0)
 
-__global__ void spin(volatile int *stop) {
-  while (*stop == 0) __nanosleep(2000);  // one thread polling host memory: negligible PCIe traffic
+// Block 0's thread 0 polls the host word (negligible PCIe traffic) and passes it on in device memory, which every
+// other block's thread 0 polls; a grid of many blocks keeps every SM occupied (QP_GRID, as the failing tests' grids
+// do) without flooding PCIe with reads.
+__global__ void spin(volatile int *stop, volatile int *relay) {
+  if (threadIdx.x != 0) {
+    while (*relay == 0) __nanosleep(4000);
+    return;
+  }
+  if (blockIdx.x == 0) {
+    while (*stop == 0) __nanosleep(2000);
+    *relay = 1;
+    __threadfence();
+  } else {
+    while (*relay == 0) __nanosleep(2000);
+  }
 }
 
 __global__ void one(int *p) {
@@ -132,7 +145,16 @@ int main(int argc, char **argv) {
   CU(cuCtxSetCurrent(primary));
   cudaEvent_t ev;
   CK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-  spin<<<1, 1>>>(stop_dev);
+  const char *grid_env = std::getenv("QP_GRID");  // blocks of 256 threads in the spinning grid (default 1 of 1)
+  const int grid = grid_env != nullptr ? std::atoi(grid_env) : 0;
+  int *relay = nullptr;
+  CK(cudaMalloc(&relay, sizeof(int)));
+  CK(cudaMemset(relay, 0, sizeof(int)));
+  CK(cudaDeviceSynchronize());
+  if (grid > 0)
+    spin<<<grid, 256>>>(stop_dev, relay);
+  else
+    spin<<<1, 1>>>(stop_dev, relay);
   CK(cudaGetLastError());
   if (tail == "kernel")
     one<<<1, 1>>>(dev);
@@ -174,8 +196,10 @@ int main(int argc, char **argv) {
     CK(cudaDeviceSynchronize());
   }
   const char *conn = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  std::printf("%d %s-priority streams%s, tail %s, %s connections: %d blocked (slowest done %.0f us): %s\n", n,
-              high ? "high" : "low", own_ctx ? " in a context of their own" : "", tail.c_str(),
-              conn != nullptr ? conn : "default", blocked, g_slowest_us, line.c_str());
+  std::printf(
+      "%d %s-priority streams%s, spinning grid %d x %d, tail %s, %s connections: %d blocked (slowest done %.0f us): "
+      "%s\n",
+      n, high ? "high" : "low", own_ctx ? " in a context of their own" : "", tail.c_str(),
+      conn != nullptr ? conn : "default", blocked, g_slowest_us, line.c_str());
   return 0;
 }
