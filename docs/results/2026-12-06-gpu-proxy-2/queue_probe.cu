@@ -199,7 +199,7 @@ int main(int argc, char **argv) {
   std::printf(
       "%d %s-priority streams%s, spinning grid %d x %d, tail %s, %s connections: %d blocked (slowest done %.0f us): "
       "%s\n",
-      n, high ? "high" : "low", own_ctx ? " in a context of their own" : "", tail.c_str(),
-      conn != nullptr ? conn : "default", blocked, g_slowest_us, line.c_str());
+      n, high ? "high" : "low", own_ctx ? " in a context of their own" : "", grid > 0 ? grid : 1, grid > 0 ? 256 : 1,
+      tail.c_str(), conn != nullptr ? conn : "default", blocked, g_slowest_us, line.c_str());
   return 0;
 }
