@@ -112,6 +112,7 @@ typedef struct gpushmem_proxy_device_words {
   uint64_t tail_cache;
   uint64_t completed_cache; /* the producers' last view of control->completed (raised with an atomic max) */
   uint64_t quieted;         /* head when the last device quiet of this channel completed (skip it if unchanged) */
+  uint64_t poller;          /* 1 while a producer waiting for room reads control->tail for all (0 otherwise) */
 } gpushmem_proxy_device_words_t;
 
 /* What device code needs of one channel (in the device state's channel table). */
@@ -209,7 +210,7 @@ static_assert(sizeof(gpushmem_proxy_control_t) == 192 && offsetof(gpushmem_proxy
               "proxy control layout changed");
 static_assert(sizeof(gpushmem_proxy_channel_t) == 48 && offsetof(gpushmem_proxy_channel_t, bounce) == 32,
               "proxy channel layout changed");
-static_assert(sizeof(gpushmem_proxy_device_words_t) == 32, "proxy device words layout changed");
+static_assert(sizeof(gpushmem_proxy_device_words_t) == 40, "proxy device words layout changed");
 static_assert(gpushmem_proxy_header_pe(gpushmem_proxy_header(0x1234567890ull, GPUSHMEM_PROXY_OP_AMO, 0x5a, 0xbeef)) ==
                   0xbeef,
               "header packing");

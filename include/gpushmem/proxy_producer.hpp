@@ -4,7 +4,10 @@
  * threads of the emu tests (std::atomic_ref). `Mem` supplies:
  *   static uint64_t fetch_add(uint64_t *w, uint64_t n);      atomic, relaxed (head, device memory)
  *   static uint64_t load_relaxed(const uint64_t *w);         (tail_cache)
- *   static void raise(uint64_t *w, uint64_t v);              atomic max, relaxed (tail_cache)
+ *   static void raise(uint64_t *w, uint64_t v);              atomic max, release (tail_cache, completed_cache)
+ *   static uint64_t load_acquire(const uint64_t *w);         acquire (tail_cache, read by a waiting producer)
+ *   static bool try_claim(uint64_t *w);                      0 -> 1, acquire (poller)
+ *   static void unclaim(uint64_t *w);                        -> 0, release (poller)
  *   static uint64_t load_host(const uint64_t *w);            acquire, system scope (tail)
  *   static void store_host(uint64_t *w, uint64_t v);         relaxed, system scope (help)
  *   static void write_body(gpushmem_proxy_slot_t *s, const gpushmem_proxy_slot_t &v);  words 1..7
@@ -60,9 +63,10 @@ GPUSHMEM_PROXY_HD Room reserve(const gpushmem_proxy_channel_t &c, uint32_t n, ui
   }
   // Full: slot end - 1 may be written once tail >= end - capacity. Each wait lasts about as long as the proxy takes
   // to drain the slots still ahead of ours (kDrainNsPerSlot each), so the producer next in line looks again soon
-  // and those far behind rarely: room is seen shortly after it appears, and the host's tail is not read across
-  // PCIe by every waiting producer at once. (With one doubling pause of up to 4 us for every producer, 32 x 8
-  // warps drained 5.8 M slots/s, about one warp's 32 slots per pause; proxy_drain_rate WAIT doubling measures it.)
+  // and those far behind rarely. And one waiting producer at a time (the poller) reads the host's tail across PCIe
+  // and leaves it in tail_cache, which the others read in device memory: when every waiter read the host word with
+  // a doubling pause, 32 x 8 warps on a 4096-slot ring drained 5.8 M slots/s on an H200, against 31 M/s while the
+  // ring had room (docs/results/2026-12-07-gpu; proxy_drain_rate WAIT doubling keeps that wait for comparison).
   const uint64_t start = Mem::now_ns();
   Mem::store_host(&c.control->help, end);
   for (;;) {
@@ -71,11 +75,14 @@ GPUSHMEM_PROXY_HD Room reserve(const gpushmem_proxy_channel_t &c, uint32_t n, ui
                         : ahead * kDrainNsPerSlot > kWaitMinNs ? static_cast<uint32_t>(ahead * kDrainNsPerSlot)
                                                                : kWaitMinNs;
     Mem::backoff(&pause_ns);
-    tail = Mem::load_host(&c.control->tail);
-    if (end - tail <= c.capacity) {
-      Mem::raise(&c.words->tail_cache, tail);
-      return Room::ok;
+    if (Mem::try_claim(&c.words->poller)) {
+      tail = Mem::load_host(&c.control->tail);
+      Mem::raise(&c.words->tail_cache, tail);  // release: a waiter that reads it may rewrite the slots it frees
+      Mem::unclaim(&c.words->poller);
+    } else {
+      tail = Mem::load_acquire(&c.words->tail_cache);
     }
+    if (end - tail <= c.capacity) return Room::ok;
     if (timeout_ns != 0 && Mem::now_ns() - start > timeout_ns) return Room::timed_out;
   }
 }

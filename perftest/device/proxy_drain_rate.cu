@@ -13,7 +13,7 @@
 //   relaxed header, no release (experiments: nofence measures what the system-scope release costs the producers, and
 //   is not a correct publication: the check then also tells whether the proxy saw a header before its body). WAIT:
 //   how a producer that finds the ring full waits for room: spaced (the library's: in proportion to the slots ahead
-//   of its own) or doubling (the previous one, kept here for comparison in the same run).
+//   of its own, one poller of the host's tail) or doubling (the previous one, kept for comparison in the same run).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -60,9 +60,10 @@ static const char *body_name(Body b) {
   return b == Body::relaxed ? "relaxed" : b == Body::weak ? "weak" : "nofence";
 }
 
-// WAIT doubling: the producers' wait for room as it was before the library's (gpushmem/proxy_producer.hpp, reserve)
-// waits in proportion to the slots ahead: every waiting producer sleeps one pause that doubles up to 4 us. Kept
-// here to measure the two in the same run.
+// WAIT doubling: the producers' wait for room as it was before the library's (gpushmem/proxy_producer.hpp, reserve:
+// a pause in proportion to the slots ahead, and one poller of the host's tail per channel): every waiting producer
+// sleeps one pause that doubles up to 4 us, then reads the host's tail itself. Kept here to measure the two in the
+// same run.
 template <class Mem>
 __device__ gpushmem::proxy::Room reserve_doubling(const gpushmem_proxy_channel_t &c, uint32_t n, uint64_t *first,
                                                   uint64_t timeout_ns) {

@@ -27,9 +27,18 @@ struct HostMem {
   static void raise(uint64_t *w, uint64_t v) {
     std::atomic_ref<uint64_t> a(*w);
     uint64_t seen = a.load(std::memory_order_relaxed);
-    while (seen < v && !a.compare_exchange_weak(seen, v, std::memory_order_relaxed)) {
+    while (seen < v && !a.compare_exchange_weak(seen, v, std::memory_order_release, std::memory_order_relaxed)) {
     }
   }
+  static uint64_t load_acquire(const uint64_t *w) {
+    return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_acquire);
+  }
+  static bool try_claim(uint64_t *w) {
+    uint64_t expected = 0;
+    return std::atomic_ref<uint64_t>(*w).compare_exchange_strong(expected, 1, std::memory_order_acquire,
+                                                                 std::memory_order_relaxed);
+  }
+  static void unclaim(uint64_t *w) { std::atomic_ref<uint64_t>(*w).store(0, std::memory_order_release); }
   static uint64_t load_host(const uint64_t *w) {
     return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(w)).load(std::memory_order_acquire);
   }

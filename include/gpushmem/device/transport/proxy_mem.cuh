@@ -25,7 +25,23 @@ struct ProxyMem {
     return v;
   }
   static __device__ __forceinline__ void raise(uint64_t *w, uint64_t v) {
-    atomicMax(reinterpret_cast<unsigned long long *>(w), static_cast<unsigned long long>(v));
+    asm volatile("red.release.gpu.global.max.u64 [%0], %1;" ::"l"(w), "l"(v) : "memory");
+  }
+  static __device__ __forceinline__ uint64_t load_acquire(const uint64_t *w) {
+    uint64_t v;
+    asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(w) : "memory");
+    return v;
+  }
+  static __device__ __forceinline__ bool try_claim(uint64_t *w) {
+    uint64_t old;
+    asm volatile("atom.acquire.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old)
+                 : "l"(w), "l"(uint64_t{0}), "l"(uint64_t{1})
+                 : "memory");
+    return old == 0;
+  }
+  static __device__ __forceinline__ void unclaim(uint64_t *w) {
+    asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(w), "l"(uint64_t{0}) : "memory");
   }
   /* The proxy's tail: acquire, so slots it released are rewritten only after its copies of them. */
   static __device__ __forceinline__ uint64_t load_host(const uint64_t *w) { return gmem::load_acquire(w); }
