@@ -148,12 +148,14 @@ GPUSHMEM_IBGDA_HD void write(const gpushmem_ibgda_qp_t &q, uint64_t first, const
     Mem::store_unit(q.sq + gpushmem_mlx5_unit_offset(q.wqebbs, static_cast<uint32_t>(first), k), w.unit[k]);
 }
 
-// Publishes the WQE at [first, first + n) once every WQE reserved before it is published, then rings as the
-// header says. `error` (nothing published) once the QP failed; `timed_out` (the QP marked failed) when the WQEs
-// before it stay unpublished for timeout_ns (0: waits for ever), as when their producer's kernel stopped.
+// Publishes the WQEs at [first, first + n), the last of which starts at `last`, once every WQE reserved before them
+// is published, then rings as the header says. `error` (nothing published) once the QP failed; `timed_out` (the QP
+// marked failed) when the WQEs before them stay unpublished for timeout_ns (0: waits for ever), as when their
+// producer's kernel stopped. Several WQEs at once: the lanes of a warp that reserved together (one reservation,
+// one publish, at most one doorbell).
 template <class Mem>
-GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, bool aggregate,
-                                  uint64_t timeout_ns = 0) {
+GPUSHMEM_IBGDA_HD Outcome publish_range(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, uint64_t last,
+                                        bool aggregate, uint64_t timeout_ns) {
   uint32_t pause = 32;
   uint64_t start = 0, seen = 0;
   for (;;) {
@@ -173,7 +175,7 @@ GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, 
   const uint64_t end = first + n;
   // Before `ready` moves: the publisher after this one sees what this one may leave to it.
   if (!aggregate) Mem::raise(&q.words->owed, end);
-  Mem::store(&q.words->last_start, first);
+  Mem::store(&q.words->last_start, last);  // what a quiet waits to see completed
   Mem::store(&q.words->ready, end);
   if (aggregate) {
     const uint64_t owed = Mem::load(&q.words->owed);
@@ -183,6 +185,13 @@ GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, 
   const bool newest = Mem::load(&q.words->resv) == end;  // no later publisher will ring for this one
   if (newest || end - Mem::load(&q.words->rung) >= q.batch) ring<Mem>(q, end);
   return Outcome::ok;
+}
+
+// Publishes the one WQE at [first, first + n) (publish_range).
+template <class Mem>
+GPUSHMEM_IBGDA_HD Outcome publish(const gpushmem_ibgda_qp_t &q, uint64_t first, uint32_t n, bool aggregate,
+                                  uint64_t timeout_ns = 0) {
+  return publish_range<Mem>(q, first, n, first, aggregate, timeout_ns);
 }
 
 // Every WQE published before the call is complete at the NIC (its data moved, its fetched value delivered).

@@ -373,6 +373,35 @@ TEST_CASE("ibgda producer: under a full send queue every producer gets through",
   }
 }
 
+// What a warp's lanes do when they post together (device/transport/ibgda.cuh, ibgda_post): one reservation of all
+// their blocks, each WQE written at its rank, one publish of the range naming its last WQE, one doorbell.
+TEST_CASE("ibgda producer: several WQEs published at once are rung once, and quiet waits for the last", "[emu]") {
+  Rig rig(64, 1000);
+  rig.nic.start();
+  constexpr uint32_t kLanes = 5;
+  uint64_t first = 0;
+  REQUIRE(ibgda::reserve<HostMem>(rig.qp, kLanes, &first, kTimeout) == ibgda::Outcome::ok);
+  uint64_t values[kLanes];
+  for (uint32_t k = 0; k < kLanes; ++k) {
+    values[k] = 0x1000 + k;
+    gpushmem_mlx5_wqe_t w;
+    mlx5::build_write_inline(&w, {static_cast<uint32_t>(first + k), rig.qp.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE},
+                             rig.r(8 * k), &values[k], 8);
+    ibgda::write<HostMem>(rig.qp, first + k, w);
+  }
+  REQUIRE(ibgda::publish_range<HostMem>(rig.qp, first, kLanes, first + kLanes - 1, false, kTimeout) ==
+          ibgda::Outcome::ok);
+  CHECK(rig.words.last_start == first + kLanes - 1);
+  CHECK(rig.words.doorbells == 1);
+  REQUIRE(ibgda::quiet<HostMem>(rig.qp, kTimeout) == ibgda::Outcome::ok);
+  CHECK(rig.words.done > first + kLanes - 1);  // the last of them completed, not only the first
+  for (uint32_t k = 0; k < kLanes; ++k) {
+    uint64_t v = 0;
+    std::memcpy(&v, rig.remote.data() + 8 * k, 8);
+    CHECK(v == values[k]);
+  }
+}
+
 TEST_CASE("ibgda producer: a builder that builds nothing leaves NOPs, and the posts after it go on", "[emu]") {
   Rig rig(16, 1);
   rig.nic.start();

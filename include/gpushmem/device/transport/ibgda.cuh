@@ -62,8 +62,11 @@ struct ibgda_req {
   uint64_t operand;   /* an atomic: its operand, compare value and fetch buffer (under lkey) */
   uint64_t compare;
   void *fetch;
-  uint64_t index; /* the first block of the request posted last */
-  uint64_t event; /* what the operation returns (put-with-signal: its put's event) */
+  uint64_t index;       /* the first block of the request posted last */
+  uint64_t event;       /* what the operation returns (put-with-signal: its put's event) */
+  uint64_t group_first; /* ibgda_post: the first block its lanes reserved together, and how many */
+  uint32_t group_blocks;
+  uint32_t group; /* ... the lanes (0: this lane posts alone) */
   int pe;
   uint32_t qp;    /* index in qps[] */
   uint32_t lkey;  /* the local segment's key */
@@ -171,22 +174,87 @@ __device__ __forceinline__ bool ibgda_failed(ibgda_req *r, ibgda::Outcome o) {
 
 /* Posts the request built in r->wqe to r->qp: reserve its blocks (waiting while the send queue is full), patch the
    index into its ctrl segment, write its units, publish, ring (gpushmem/ibgda_producer.hpp). r->index receives its
-   first block. False (r->outcome) if it could not. */
-__device__ __noinline__ inline bool ibgda_post(ibgda_req *r) {
-  const gpushmem_ibgda_qp_t &q = ibgda_qp(r);
-  if (r->wqe.ds == 0 || r->wqe.ds > GPUSHMEM_MLX5_MAX_DS) return ibgda_failed(r, ibgda::Outcome::bad_request);
-  const uint32_t blocks = gpushmem_mlx5_wqebbs(r->wqe.ds);
-  uint64_t first = 0;
-  ibgda::Outcome o = ibgda::reserve<IbgdaMem>(q, blocks, &first, ibgda_state().timeout_ns);
-  if (o != ibgda::Outcome::ok) return ibgda_failed(r, o);
-  uint32_t word = gpushmem_mlx5_bswap32(r->wqe.unit[0].ctrl.opmod_idx_opcode_be);
-  word = (word & 0xff0000ffu) | ((static_cast<uint32_t>(first) & 0xffffu) << 8);
-  r->wqe.unit[0].ctrl.opmod_idx_opcode_be = gpushmem_mlx5_bswap32(word);
-  ibgda::write<IbgdaMem>(q, first, r->wqe);
-  o = ibgda::publish<IbgdaMem>(q, first, blocks, false, ibgda_state().timeout_ns);
-  if (o != ibgda::Outcome::ok) return ibgda_failed(r, o);
-  r->index = first;
+   first block. False (r->outcome) if it could not.
+   The lanes of the warp that post to the same QP at the same time, with requests of the same size, post together
+   (lane aggregation, design.md §4): the lowest of them reserves the blocks of all, each writes its own WQE at its
+   rank, and the lowest publishes them at once, so the warp takes one reservation, one publish and at most one
+   doorbell where it took one of each per lane (ibgda_post_rate: a warp of 32 posting lanes made 0.16 M WQEs/s and
+   0.97 doorbells per WQE on an H200, docs/results/2026-12-07-gpu). */
+/* ibgda_post's steps (out of line, each with the request in local memory and nothing kept in registers across the
+   next step, so their registers do not add up in the kernels that call it). Group: the lanes posting with this one
+   now (r->group, 0: alone), the blocks they reserve together (r->group_blocks), this lane's offset among them
+   (r->index, until reserved). */
+__device__ __noinline__ inline bool ibgda_post_group(ibgda_req *r) {
+  const bool built = r->wqe.ds != 0 && r->wqe.ds <= GPUSHMEM_MLX5_MAX_DS;
+  const uint32_t blocks = built ? gpushmem_mlx5_wqebbs(r->wqe.ds) : 0u;
+  unsigned group = __match_any_sync(__activemask(), (r->qp << 4) | blocks);
+  if (!built) return ibgda_failed(r, ibgda::Outcome::bad_request);
+  const uint32_t count = static_cast<uint32_t>(__popc(group));
+  if (count * blocks > ibgda_qp(r).wqebbs / 2) group = 0;  // too large for one reservation (a small send queue)
+  r->group = group;
+  r->group_blocks = group != 0 ? count * blocks : blocks;
+  r->index =
+      group != 0 ? static_cast<uint64_t>(__popc(group & ((1u << (linear_thread_index() & 31u)) - 1u))) * blocks : 0u;
   return true;
+}
+
+/* Take: r->group_blocks blocks from r->qp (r->group_first), r->outcome saying whether they were. */
+__device__ __noinline__ inline void ibgda_post_take(ibgda_req *r) {
+  uint64_t first = 0;
+  r->outcome =
+      static_cast<uint32_t>(ibgda::reserve<IbgdaMem>(ibgda_qp(r), r->group_blocks, &first, ibgda_state().timeout_ns));
+  r->group_first = first;
+}
+
+/* Reserve: the group's blocks, taken by its lowest lane; r->index receives this lane's first block. */
+__device__ __noinline__ inline bool ibgda_post_reserve(ibgda_req *r) {
+  if (!ibgda_post_group(r)) return false;
+  if (r->group == 0 || static_cast<int>(linear_thread_index() & 31u) == __ffs(r->group) - 1) ibgda_post_take(r);
+  if (r->group != 0) {
+    const unsigned group = r->group;
+    const int leader = __ffs(group) - 1;
+    r->group_first = __shfl_sync(group, r->group_first, leader);
+    r->outcome = __shfl_sync(group, r->outcome, leader);
+  }
+  if (r->outcome != static_cast<uint32_t>(ibgda::Outcome::ok)) return false;
+  r->index += r->group_first;
+  return true;
+}
+
+/* Write: this lane's WQE at r->index, its index patched in. */
+__device__ __noinline__ inline void ibgda_post_write(ibgda_req *r) {
+  uint32_t word = gpushmem_mlx5_bswap32(r->wqe.unit[0].ctrl.opmod_idx_opcode_be);
+  word = (word & 0xff0000ffu) | ((static_cast<uint32_t>(r->index) & 0xffffu) << 8);
+  r->wqe.unit[0].ctrl.opmod_idx_opcode_be = gpushmem_mlx5_bswap32(word);
+  ibgda::write<IbgdaMem>(ibgda_qp(r), r->index, r->wqe);
+}
+
+/* Release: the blocks r->group_first.. r->group_blocks on, whose last WQE is this lane's (r->index), r->outcome saying
+   whether they were published. */
+__device__ __noinline__ inline void ibgda_post_release(ibgda_req *r) {
+  const uint64_t first = r->group != 0 ? r->group_first : r->index;
+  r->outcome = static_cast<uint32_t>(ibgda::publish_range<IbgdaMem>(
+      ibgda_qp(r), first, r->group_blocks, first + r->group_blocks - gpushmem_mlx5_wqebbs(r->wqe.ds), false,
+      ibgda_state().timeout_ns));
+}
+
+/* Publish: the group's WQEs at once, by its lowest lane, once every lane stored its own. */
+__device__ __noinline__ inline bool ibgda_post_publish(ibgda_req *r) {
+  if (r->group == 0) {
+    ibgda_post_release(r);
+  } else {
+    __syncwarp(r->group);  // every lane's units are stored before the leader's release publishes them
+    if (static_cast<int>(linear_thread_index() & 31u) == __ffs(r->group) - 1) ibgda_post_release(r);
+    const unsigned group = r->group;
+    r->outcome = __shfl_sync(group, r->outcome, __ffs(group) - 1);
+  }
+  return r->outcome == static_cast<uint32_t>(ibgda::Outcome::ok);
+}
+
+__device__ __noinline__ inline bool ibgda_post(ibgda_req *r) {
+  if (!ibgda_post_reserve(r)) return false;
+  ibgda_post_write(r);
+  return ibgda_post_publish(r);
 }
 
 /* Every request posted to r->qp before is complete; false (r->outcome) on an error CQE or the device timeout. */
