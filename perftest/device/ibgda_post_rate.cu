@@ -10,7 +10,9 @@
 // "json:" line. A lost, repeated or failed post fails the run (exit 1).
 //   ibgda_post_rate [CTAS [WARPS [QPS [WQEBBS [POSTS [REPEATS [BATCH [POSTERS]]]]]]]]
 //   defaults 32 8 4 1024 4000000 5 8 lanes; CTAS 1 WARPS 1: one warp. POSTERS lanes: every lane posts its own
-//   WQEs; lane0: only lane 0 of each warp posts (a warp-scope caller's pattern).
+//   WQEs; lane0: only lane 0 of each warp posts (a warp-scope caller's pattern); warp: every lane posts, the warp's
+//   lanes together (the device API's lane aggregation, device/transport/ibgda.cuh ibgda_post: one reservation by the
+//   lowest lane, each lane's WQE at its rank, one publish and at most one doorbell for the warp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -43,8 +45,27 @@ using gpushmem::device::IbgdaMem;
 namespace {
 
 // Each poster writes its own value to its own address, so the consumer can check every WQE arrived once.
+// The warp's 32 lanes post one WQE each together (POSTERS warp): the protocol of the device API's ibgda_post.
+__device__ ibgda::Outcome post_together(const gpushmem_ibgda_qp_t &q, unsigned lane, uint64_t poster, uint64_t value) {
+  uint64_t first = 0;
+  uint32_t o = 0;
+  if (lane == 0) o = static_cast<uint32_t>(ibgda::reserve<IbgdaMem>(q, 32, &first, 10000000000ull));
+  first = __shfl_sync(0xffffffffu, first, 0);
+  o = __shfl_sync(0xffffffffu, o, 0);
+  if (o != 0) return static_cast<ibgda::Outcome>(o);
+  gpushmem_mlx5_wqe_t w;
+  (void)mlx5::build_write_inline(&w,
+                                 mlx5::Post{static_cast<uint32_t>(first + lane), q.qpn, GPUSHMEM_MLX5_CTRL_CQ_UPDATE},
+                                 mlx5::Remote{poster * 8, 0x1234}, &value, 8);
+  ibgda::write<IbgdaMem>(q, first + lane, w);
+  __syncwarp();
+  if (lane == 0)
+    o = static_cast<uint32_t>(ibgda::publish_range<IbgdaMem>(q, first, 32, first + 31, false, 10000000000ull));
+  return static_cast<ibgda::Outcome>(__shfl_sync(0xffffffffu, o, 0));
+}
+
 __global__ void produce(const gpushmem_ibgda_qp_t *qps, uint32_t n_qps, uint64_t per_poster, bool lane0_only,
-                        unsigned *failed) {
+                        bool together, unsigned *failed) {
   const unsigned lane = threadIdx.x % 32;
   if (lane0_only && lane != 0) return;
   const unsigned warp = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
@@ -52,6 +73,10 @@ __global__ void produce(const gpushmem_ibgda_qp_t *qps, uint32_t n_qps, uint64_t
   const uint64_t poster = static_cast<uint64_t>(warp) * 32 + lane;
   for (uint64_t k = 0; k < per_poster; ++k) {
     const uint64_t value = (poster << 32) | k;
+    if (together) {
+      if (post_together(q, lane, poster, value) != ibgda::Outcome::ok) atomicAdd(failed, 1u);
+      continue;
+    }
     const ibgda::Outcome o = ibgda::post<IbgdaMem>(
         q, 1,
         [&](gpushmem_mlx5_wqe_t *w, const mlx5::Post &p) {
@@ -121,12 +146,13 @@ int main(int argc, char **argv) {
   const int repeats = static_cast<int>(arg(6, 5));
   const uint32_t batch = static_cast<uint32_t>(arg(7, 8));
   const bool lane0 = argc > 8 && std::strcmp(argv[8], "lane0") == 0;
+  const bool together = argc > 8 && std::strcmp(argv[8], "warp") == 0;
   if (ctas < 1 || warps < 1 || warps > 32 || n_qps < 1 || wqebbs < 64 || wqebbs > 32768 ||
       (wqebbs & (wqebbs - 1)) != 0 || batch < 1 || repeats < 1 ||
-      (argc > 8 && !lane0 && std::strcmp(argv[8], "lanes") != 0)) {
+      (argc > 8 && !lane0 && !together && std::strcmp(argv[8], "lanes") != 0)) {
     std::fprintf(stderr,
                  "usage: ibgda_post_rate [CTAS [WARPS (1-32) [QPS [WQEBBS (a power of two, 64-32768) [POSTS [REPEATS "
-                 "[BATCH [lanes|lane0]]]]]]]]\n");
+                 "[BATCH [lanes|lane0|warp]]]]]]]]\n");
     return 2;
   }
   const uint64_t posters = static_cast<uint64_t>(ctas) * warps * (lane0 ? 1 : 32);
@@ -183,7 +209,7 @@ int main(int argc, char **argv) {
     std::thread nic(consume, std::ref(hq), wqebbs, total, std::ref(next_k), std::ref(stop), std::ref(taken),
                     std::ref(bad));
     CHECK_CUDA(cudaEventRecord(t0, stream));
-    produce<<<ctas, warps * 32, 0, stream>>>(d_table, n_qps, per_poster, lane0, d_failed);
+    produce<<<ctas, warps * 32, 0, stream>>>(d_table, n_qps, per_poster, lane0, together, d_failed);
     CHECK_CUDA(cudaGetLastError());
     CHECK_CUDA(cudaEventRecord(t1, stream));
     const cudaError_t done = cudaStreamSynchronize(stream);
@@ -219,12 +245,18 @@ int main(int argc, char **argv) {
   std::printf("%-6s %-6s %-4s %-7s %-6s %-6s %12s %12s %12s\n", "ctas", "warps", "qps", "wqebbs", "batch", "posts",
               "M WQEs/s", "min", "doorbells/WQE");
   std::printf("%-6u %-6u %-4u %-7u %-6u %-6s %12.2f %12.2f %12.3f\n", ctas, warps, n_qps, wqebbs, batch,
-              lane0 ? "lane0" : "lanes", rate, *std::min_element(rates.begin(), rates.end()), per);
+              lane0      ? "lane0"
+              : together ? "warp"
+                         : "lanes",
+              rate, *std::min_element(rates.begin(), rates.end()), per);
   std::printf(
       "json: {\"bench\": \"ibgda_post_rate\", \"ctas\": %u, \"warps\": %u, \"qps\": %u, \"wqebbs\": %u, \"batch\": %u, "
       "\"posters\": \"%s\", \"wqes\": %llu, \"mwqe_per_s\": %.3f, \"doorbells_per_wqe\": %.4f, \"repeats\": %d}\n",
-      ctas, warps, n_qps, wqebbs, batch, lane0 ? "lane0" : "lanes", static_cast<unsigned long long>(total), rate, per,
-      repeats);
+      ctas, warps, n_qps, wqebbs, batch,
+      lane0      ? "lane0"
+      : together ? "warp"
+                 : "lanes",
+      static_cast<unsigned long long>(total), rate, per, repeats);
   for (HostQp &h : hq) {
     (void)cudaFreeHost(h.block);
     (void)cudaFree(h.words);

@@ -16,7 +16,8 @@
 #             context or of a context of their own; QP_GRID=1056: a spinning grid of 1056 x 256 threads that occupies every
 #             SM, as the failing tests' grids do)?
 #   sanitize  compute-sanitizer memcheck on device_api_ibgda tests (SAN_TESTS), through GPUSHMEM_TEST_WRAPPER
-#   postrate  ibgda_post_rate (IBGDA's device-side posting: 1 warp and 32x8 warps, batch 1/8/32, lane 0 only)
+#   postrate  ibgda_post_rate (IBGDA's device-side posting: 1 warp and 32x8 warps, batch 1/8/32, lane 0 only, lanes
+#             alone or together)
 #             and proxy_drain_rate's 32x8 in the same call
 #   drain     proxy_drain_rate with 8x8 .. 132x8 producer warps, the library's body stores and weak ones
 #   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
@@ -195,8 +196,9 @@ sanitize)
 postrate)
   # ibgda_post_rate CTAS WARPS QPS WQEBBS POSTS REPEATS BATCH POSTERS: IBGDA's device-side posting cost against an
   # index-advancing host NIC, next to the proxy's drain rate with the same producers (the drain step)
-  for cfg in "1 1 1 1024 200000 5 8" "1 1 1 1024 200000 5 1" "32 8 4 1024 4000000 5 1" "32 8 4 1024 4000000 5 8" \
-             "32 8 4 1024 4000000 5 32" "32 8 4 1024 4000000 5 8 lane0" "32 8 32 1024 4000000 5 8"; do
+  for cfg in "1 1 1 1024 200000 5 8" "1 1 1 1024 200000 5 8 warp" "1 1 1 1024 200000 5 1" "32 8 4 1024 4000000 5 1" \
+             "32 8 4 1024 4000000 5 8" "32 8 4 1024 4000000 5 8 warp" "32 8 4 1024 4000000 5 32" \
+             "32 8 4 1024 4000000 5 8 lane0" "32 8 32 1024 4000000 5 8" "32 8 32 1024 4000000 5 8 warp"; do
     r=$(timeout -k 2 60 $B/bin/ibgda_post_rate $cfg 2>&1); echo "$r" >> $O/postrate.txt
     say "postrate $cfg: $(echo "$r" | sed -n 2p)"
   done
