@@ -149,6 +149,21 @@ emu::EmuMemory cuda_memory(emu::Copier *copier) {
   return m;
 }
 
+// What the emulator's and the real NIC's layouts share: the peers reached, the knobs, the heap's base, the timeout.
+template <class Layout>
+void fill_layout(const Ibgda &g, Layout *l) {
+  const env::Values &v = env::get();
+  const Runtime &r = rt();
+  l->n_pes = r.n_pes;
+  l->peers.assign(static_cast<size_t>(r.n_pes), false);
+  for (int pe : g.pes) l->peers[static_cast<size_t>(pe)] = true;
+  l->qps_per_peer = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_QPS_PER_PEER);
+  l->wqebbs = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_SQ_BLOCKS);
+  l->batch = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_BATCH);
+  l->heap_base = r.gpu.base;
+  l->timeout_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_DEVICE_TIMEOUT, 0)) * 1000000000ull;
+}
+
 Status build(const char *call, Ibgda &g) {
   const env::Values &v = env::get();
   const Runtime &r = rt();
@@ -163,16 +178,9 @@ Status build(const char *call, Ibgda &g) {
   g.provisioner = std::make_unique<emu::EmuProvisioner>(cuda_memory(&g.copier), std::move(o));
 
   emu::EmuLayout l;
-  l.n_pes = r.n_pes;
-  l.peers.assign(static_cast<size_t>(r.n_pes), false);
-  for (int pe : g.pes) l.peers[static_cast<size_t>(pe)] = true;
-  l.qps_per_peer = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_QPS_PER_PEER);
-  l.wqebbs = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_SQ_BLOCKS);
-  l.batch = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_BATCH);
-  l.heap_base = r.gpu.base;
+  fill_layout(g, &l);
   l.heap_bytes = r.gpu.limit;  // the whole slot: the heap grows into it
   l.heap_copier = &g.copier;
-  l.timeout_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_DEVICE_TIMEOUT, 0)) * 1000000000ull;
   g.qps_per_peer = l.qps_per_peer;
   std::string why;
   emu::TransportTarget *wire = g.wire.get();
@@ -222,15 +230,8 @@ bool build_nic(const char *call, Ibgda &g) {
       l.local_why = probe.verdict;
     }
   l.my_pe = r.my_pe;
-  l.n_pes = r.n_pes;
-  l.peers.assign(static_cast<size_t>(r.n_pes), false);
-  for (int pe : g.pes) l.peers[static_cast<size_t>(pe)] = true;
-  l.qps_per_peer = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_QPS_PER_PEER);
-  l.wqebbs = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_SQ_BLOCKS);
-  l.batch = static_cast<uint32_t>(v.GPUSHMEM_IBGDA_BATCH);
-  l.heap_base = r.gpu.base;
+  fill_layout(g, &l);
   l.heap_bytes = r.gpu.mapped.load();  // what is mapped now: the NIC registers mapped memory only
-  l.timeout_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_DEVICE_TIMEOUT, 0)) * 1000000000ull;
   l.hca = v.GPUSHMEM_HCA;
   l.gpu_bus_id = nic::cuda_pci_bus_id();
   l.gid_index = static_cast<int>(v.GPUSHMEM_IBGDA_GID_INDEX);
