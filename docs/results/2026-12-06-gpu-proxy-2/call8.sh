@@ -14,7 +14,8 @@
 #   queueprobe queue_probe.cu: do the runtime's non-blocking streams wait behind work queued on the legacy stream
 #             behind a spinning kernel (MPS off/on, 8/32 connections, low/high priority streams, streams of the primary
 #             context or of a context of their own; QP_GRID=1056: a spinning grid of 1056 x 256 threads that occupies every
-#             SM, as the failing tests' grids do)?
+#             SM, as some failing tests' grids do; QP_PAIR=1: two processes at once, as the two PEs; QP_COPY=batch: the
+#             runtime's cudaMemcpyBatchAsync with the overlap hint instead of cudaMemcpyAsync)?
 #   sanitize  compute-sanitizer memcheck on device_api_ibgda tests (SAN_TESTS), through GPUSHMEM_TEST_WRAPPER
 #   postrate  ibgda_post_rate (IBGDA's device-side posting: 1 warp and 32x8 warps, batch 1/8/32, lane 0 only, lanes
 #             alone or together)
@@ -177,8 +178,14 @@ queueprobe)
     if [ $mps = on ]; then mps_start || { say "no MPS"; break; }; fi
     for conn in ${QP_CONNS:-8 32}; do for tail in ${QP_TAILS:-none kernel d2h event}; do for prio in ${QP_PRIOS:-low high}; do
       for ctx in ${QP_CTX:-primary ctx}; do
+        # QP_PAIR=1: a second process runs the same probe at the same time (the two PEs of a test on one GPU)
+        if [ "${QP_PAIR:-0}" = 1 ]; then
+          CUDA_DEVICE_MAX_CONNECTIONS=$conn QP_GRID=${QP_GRID:-0} timeout -k 2 120 /tmp/queue_probe ${QP_STREAMS:-12} \
+            $tail $prio $ctx > /tmp/qp-second.txt 2>&1 &
+        fi
         r=$(CUDA_DEVICE_MAX_CONNECTIONS=$conn QP_GRID=${QP_GRID:-0} timeout -k 2 120 /tmp/queue_probe ${QP_STREAMS:-12} $tail $prio $ctx 2>&1 | tail -3 | tr '\n' ' ')
         say "queueprobe MPS $mps: $r"
+        if [ "${QP_PAIR:-0}" = 1 ]; then wait; say "queueprobe MPS $mps, second process: $(tail -3 /tmp/qp-second.txt | tr '\n' ' ')"; fi
       done
     done; done; done
     if [ $mps = on ]; then mps_stop; fi

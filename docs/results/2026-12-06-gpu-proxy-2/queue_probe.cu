@@ -87,12 +87,28 @@ char done_in_time(cudaStream_t s, const char *what, F f) {
   return 'E';
 }
 
+// The stream's copies as the runtime issues them (QP_COPY=batch: runtime/gpu/overlap_copy.cpp's
+// cudaMemcpyBatchAsync with cudaMemcpyFlagPreferOverlapWithCompute) or plainly (cudaMemcpyAsync).
+static bool g_batch_copies = false;
+static cudaError_t copy(void *dst, const void *src, size_t bytes, cudaStream_t s) {
+  if (!g_batch_copies) return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+  cudaMemcpyAttributes attr{};
+  attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+  size_t first = 0;
+  void *dsts[1] = {dst};
+  const void *srcs[1] = {src};
+  size_t sizes[1] = {bytes};
+  return cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, &attr, &first, 1, s);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 64;
   const int n = std::atoi(argv[1]);
   const std::string tail = argv[2];
   const bool high = argc > 3 && !std::strcmp(argv[3], "high");
   const bool own_ctx = argc > 4 && !std::strcmp(argv[4], "ctx");
+  g_batch_copies = std::getenv("QP_COPY") != nullptr && !std::strcmp(std::getenv("QP_COPY"), "batch");
   CK(cudaSetDevice(0));
   int *stop = nullptr, *dev = nullptr;
   char *pinned = nullptr, *big_dev = nullptr, *big_host = nullptr;
@@ -177,14 +193,13 @@ int main(int argc, char **argv) {
                  : cudaErrorUnknown;
     });
     if (r[0] == 'o')
-      r[1] = done_in_time(s, "1040 B host-to-device copy",
-                          [&] { return cudaMemcpyAsync(dev + 16, pinned, 1040, cudaMemcpyHostToDevice, s); });
+      r[1] = done_in_time(s, "1040 B host-to-device copy", [&] { return copy(dev + 16, pinned, 1040, s); });
     if (r[1] == 'o')
       r[2] = done_in_time(s, "1 MiB device-to-host copy from the heap's kind of memory",
-                          [&] { return cudaMemcpyAsync(big_host, big_dev, 1 << 20, cudaMemcpyDeviceToHost, s); });
+                          [&] { return copy(big_host, big_dev, 1 << 20, s); });
     if (r[2] == 'o')
       r[3] = done_in_time(s, "1 MiB device-to-host copy from cudaMalloc memory",
-                          [&] { return cudaMemcpyAsync(big_host, app_dev, 1 << 20, cudaMemcpyDeviceToHost, s); });
+                          [&] { return copy(big_host, app_dev, 1 << 20, s); });
     const bool ok = r[3] == 'o';
     blocked += ok ? 0 : 1;
     line += std::to_string(i) + ":" + r + " ";
@@ -197,9 +212,11 @@ int main(int argc, char **argv) {
   }
   const char *conn = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
   std::printf(
-      "%d %s-priority streams%s, spinning grid %d x %d, tail %s, %s connections: %d blocked (slowest done %.0f us): "
+      "%d %s-priority streams%s, %s copies, spinning grid %d x %d, tail %s, %s connections: %d blocked (slowest done "
+      "%.0f us): "
       "%s\n",
-      n, high ? "high" : "low", own_ctx ? " in a context of their own" : "", grid > 0 ? grid : 1, grid > 0 ? 256 : 1,
-      tail.c_str(), conn != nullptr ? conn : "default", blocked, g_slowest_us, line.c_str());
+      n, high ? "high" : "low", own_ctx ? " in a context of their own" : "", g_batch_copies ? "batch" : "plain",
+      grid > 0 ? grid : 1, grid > 0 ? 256 : 1, tail.c_str(), conn != nullptr ? conn : "default", blocked, g_slowest_us,
+      line.c_str());
   return 0;
 }
