@@ -21,6 +21,7 @@
 #             alone or together)
 #             and proxy_drain_rate's 32x8 in the same call
 #   drain     proxy_drain_rate with 8x8 .. 132x8 producer warps, the library's body stores and weak ones
+#   ibgdalat  shmem_{g,p,atomic}_latency through the NIC emulator (the _ibgda twins) and through the proxy, same call
 #   hostp     host_p_latency to the other virtual host's GPU heap (the agent's put with no kernel running)
 #   nvshmem   shmem_p_latency and shmem_put_latency, gpushmem and the _nvshmem twin, P2P, 2 PEs on the GPU
 #   figures   perftest/run_proxy.sh (hand-off, drain rate, put_bw thread/warp/block next to P2P)
@@ -37,7 +38,9 @@ VHOST_TARGETS="gpu_device_api_amo gpu_device_api_barrier gpu_device_api_bytes gp
 # ... and those of the device_api_ibgda tests (BUILD_TARGETS=ibgda: the device API over emulated IBGDA).
 IBGDA_TARGETS="gpushmem_gpu_probe gpu_device_api_rma_ibgda gpu_device_api_bytes_ibgda gpu_device_api_amo_ibgda
   gpu_device_api_signal_ibgda gpu_device_api_wait_ibgda gpu_device_api_wait_deprecated_ibgda
-  gpu_device_api_barrier_ibgda gpu_device_api_event_ibgda gpu_device_api_coll_ibgda ibgda_post_rate proxy_drain_rate"
+  gpu_device_api_barrier_ibgda gpu_device_api_event_ibgda gpu_device_api_coll_ibgda ibgda_post_rate proxy_drain_rate
+  shmem_p_latency shmem_g_latency shmem_atomic_latency shmem_p_latency_ibgda shmem_g_latency_ibgda
+  shmem_atomic_latency_ibgda"
 # A private MPS daemon for the probes (selfprobe, queueprobe), and its end.
 mps_start() {
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
@@ -220,6 +223,19 @@ drain)
     if [ $(left) -lt 15 ]; then say "drain $cfg: not run (deadline)"; continue; fi
     r=$(timeout -k 2 $(( $(left) < 60 ? $(left) : 60 )) $B/bin/proxy_drain_rate $cfg 2>&1 | grep -E "^json:|M slots|FAILED" | tail -2 | tr '\n' ' ')
     say "drain $cfg: $r"
+  done;;
+ibgdalat)
+  # A dependent device operation's latency through the NIC emulator (the _ibgda twins, GPUSHMEM_DEVICE_IBGDA=1; the
+  # issue's target: 5 us) next to the same program through the CPU proxy, same call, 2 PEs in two virtual hosts
+  for p in shmem_g_latency shmem_p_latency shmem_atomic_latency; do
+    for v in $p ${p}_ibgda; do
+      e=""; [ $v != $p ] && e="GPUSHMEM_TRANSPORTS=p2p,ucx,ibgda GPUSHMEM_IBGDA_EMULATE=1"
+      { echo "=== $v"; env $e UCX_TLS=tcp,self UCX_NET_DEVICES=lo SHMEM_SYMMETRIC_SIZE=1G GPUSHMEM_BOOTSTRAP=mpi \
+          GPUSHMEM_DEVICE_TIMEOUT=20 timeout -k 5 60 mpirun -np 2 --bind-to none $B/bin/gpushmem-vhost --hosts 2 -- \
+          $B/bin/$v -n 200 -w 20 -r 3 2>&1; } >> $O/ibgdalat.txt
+      say "$v: $(sed -n "/=== $v\$/,\$p" $O/ibgdalat.txt | grep -E '^[0-9]+ |median|ERROR|error' | head -4 | tr -s ' ' | tr '\n' ';')"
+      cleanup
+    done
   done;;
 hostp)
   { echo "=== host p to gpu heap"; GPUSHMEM_SYMMETRIC_HEAP=gpu GPUSHMEM_PROXY_STATS=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo \
