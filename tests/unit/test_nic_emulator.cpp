@@ -459,3 +459,21 @@ TEST_CASE("nic emulator: GPUSHMEM_IBGDA_EMU_FAULTS as the runtime reads it", "[e
     CHECK(nic.counters().wqes == 1);  // b's first; a's is held by the stall
   }
 }
+
+// With nothing to execute, the thread still calls `serve` (the runtime serves the network there when no CPU proxy
+// thread does), at most every serve_every_ns, and not after stop.
+TEST_CASE("nic emulator: the idle thread serves the network, rate-limited", "[emu]") {
+  emu::EmulatorOptions options;
+  std::atomic<uint64_t> calls{0};
+  options.serve = [&] { calls.fetch_add(1, std::memory_order_relaxed); };
+  options.serve_every_ns = 100000;  // 100 us
+  emu::NicEmulator nic(options);
+  nic.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  nic.stop();
+  const uint64_t n = calls.load();
+  CHECK(n >= 5);    // 50 ms of idling: served many times (generous for a loaded 2-core machine)
+  CHECK(n <= 501);  // never more often than every 100 us
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK(calls.load() == n);  // not after stop
+}

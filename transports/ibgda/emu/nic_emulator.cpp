@@ -55,8 +55,15 @@ void NicEmulator::stop() {
 }
 
 void NicEmulator::loop() {
-  uint64_t nap_ns = 1000, last_work = now_ns();
+  uint64_t nap_ns = 1000, last_work = now_ns(), last_serve = 0;
   while (!stop_.load(std::memory_order_acquire)) {
+    if (opt_.serve) {
+      const uint64_t now = now_ns();
+      if (now - last_serve >= opt_.serve_every_ns) {
+        last_serve = now;
+        opt_.serve();
+      }
+    }
     if (poll_once() != 0) {
       nap_ns = 1000;
       last_work = now_ns();

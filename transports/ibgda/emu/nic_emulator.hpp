@@ -51,6 +51,11 @@ struct EmulatorOptions {
   uint64_t nap_max_ns = 20000;     // its longest nap while no doorbell moves
   // One line per WQE ("emu: qpn 0x12 wqe 5 WRITE 8 B raddr 0x... rkey 0x... -> ok") when set.
   std::function<void(const std::string &)> trace;
+  // Called by the thread between its polls, at most every serve_every_ns, when set: the runtime serves the network
+  // there (peers' requests on this PE's GPU heap, the remote halves of their work requests), as the CPU proxy's
+  // thread does, so they need not wait for the transport's progress thread to wake.
+  std::function<void()> serve;
+  uint64_t serve_every_ns = 5000;
 };
 
 struct EmulatorCounters {
