@@ -186,6 +186,11 @@ class Transport {
   // step back meanwhile instead of competing for the cores. Calls pair up; any thread.
   virtual void enter_wait() {}
   virtual void leave_wait() {}
+  // Whether this transport can read and write device memory itself (a UCX built with CUDA support), so that GPU
+  // heaps could be reached one-sided instead of through their memory agents; a description of what it found
+  // ("its memory types: host, cuda, ..."). Debian's UCX has no CUDA support.
+  virtual bool reaches_gpu_memory() const { return false; }
+  virtual std::string memory_types() const { return "host"; }
 
   // Sticky per-peer error: nonzero once an operation to or from `pe` failed or the peer was lost.
   virtual int peer_error(int pe) const = 0;

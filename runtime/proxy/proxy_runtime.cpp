@@ -227,9 +227,15 @@ bool reaches(int pe) {
 
 std::string device_path(int pe) {
   if (!reaches(pe)) return "";
+  const transport::Transport *t = net::active();
+  const std::string why = t != nullptr && t->reaches_gpu_memory()
+                              ? "this UCX reaches GPU memory (" + t->memory_types() +
+                                    "), but gpushmem's one-sided mode for it is not written yet"
+                              : "this UCX does not reach GPU memory: its memory types are " +
+                                    (t != nullptr ? t->memory_types() : std::string("host"));
   return "; device code: through the CPU proxy, channel " +
          std::to_string(pe % static_cast<int>(g_proxy->channels.size())) +
-         ", GPU buffers staged through host memory (this UCX does not reach GPU memory)";
+         ", GPU buffers staged through host memory (" + why + ")";
 }
 
 }  // namespace gpushmem::proxy_rt

@@ -150,3 +150,17 @@ TEST_CASE("ucx protocols: every atomic works under the new stack (UCX 1.16 and l
   ProtoEnable e("y");
   check_atomics(api);
 }
+
+// Which memory UCX reaches itself (ucp_context_query): host memory always; CUDA device memory only in a UCX built
+// with CUDA (not Debian's), the condition for reaching GPU heaps one-sided.
+TEST_CASE("ucx protocols: the transport says which memory types its UCX reaches") {
+  const ucx::Api *api = load_ucx();
+  if (api == nullptr) return;
+  std::unique_ptr<ucx::UcxTransport> t = ucx::UcxTransport::create(api, gpushmem::test::self_peer_options(0x78));
+  REQUIRE(t != nullptr);
+  const std::string types = t->memory_types();
+  CHECK(types.rfind("host", 0) == 0);  // host first: every UCX reaches it
+  const bool cuda_listed = (", " + types + ",").find(", cuda,") != std::string::npos;
+  CHECK(t->reaches_gpu_memory() == cuda_listed);
+  t->finalize();
+}

@@ -18,6 +18,7 @@ namespace gpushmem::ucx {
   X(ucp_get_version)                \
   X(ucp_init_version)               \
   X(ucp_cleanup)                    \
+  X(ucp_context_query)              \
   X(ucp_worker_create)              \
   X(ucp_worker_destroy)             \
   X(ucp_worker_get_address)         \

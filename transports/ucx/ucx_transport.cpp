@@ -25,6 +25,24 @@ using transport::Token;
 
 namespace {
 
+// UCS_MEMORY_TYPE_* by name (libucs's own table is data of a library loaded at run time, never linked).
+std::string memory_type_name(int m) {
+  switch (m) {
+    case UCS_MEMORY_TYPE_HOST:
+      return "host";
+    case UCS_MEMORY_TYPE_CUDA:
+      return "cuda";
+    case UCS_MEMORY_TYPE_CUDA_MANAGED:
+      return "cuda-managed";
+    case UCS_MEMORY_TYPE_ROCM:
+      return "rocm";
+    case UCS_MEMORY_TYPE_ROCM_MANAGED:
+      return "rocm-managed";
+    default:
+      return "type " + std::to_string(m);
+  }
+}
+
 // send_message's per-thread buffers.
 struct MessageBuffers {
   std::vector<uint8_t> head;
@@ -70,6 +88,20 @@ std::unique_ptr<UcxTransport> UcxTransport::create(const Api *api, const Options
     GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: ucp_init failed: %s (check the UCX_* variables, e.g. UCX_TLS)",
                        api->ucs_status_string(st));
     return nullptr;
+  }
+  // Which memory UCX reaches itself: with CUDA device memory among them, GPU heaps could go one-sided (issue 13's
+  // GPUDirect mode, not written yet); without (Debian's UCX), they are served by their memory agents.
+  ucp_context_attr_t ca{};
+  ca.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
+  if (api->ucp_context_query(t->context_, &ca) == UCS_OK) {
+    t->cuda_memory_ = (ca.memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)) != 0;
+    std::string names;
+    for (int m = 0; m < 64; ++m)  // a newer library than these headers may name more types
+      if ((ca.memory_types & (uint64_t{1} << m)) != 0) {
+        if (!names.empty()) names += ", ";
+        names += memory_type_name(m);
+      }
+    if (!names.empty()) t->memory_types_ = names;
   }
   ucp_worker_params_t wp{};
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;

@@ -96,6 +96,8 @@ class UcxTransport final : public transport::Transport {
   Status quiet(uint32_t channel) override;
   Status fence(uint32_t channel) override;
   bool progress(bool try_only) override;
+  bool reaches_gpu_memory() const override { return cuda_memory_; }
+  std::string memory_types() const override { return memory_types_; }
   void enter_wait() override { waiters_.fetch_add(1, std::memory_order_relaxed); }
   void leave_wait() override { waiters_.fetch_sub(1, std::memory_order_relaxed); }
   int peer_error(int pe) const override;
@@ -248,6 +250,8 @@ class UcxTransport final : public transport::Transport {
   mutable std::mutex mu_;
   std::atomic<bool> closing_{false};
   std::atomic<bool> stop_{false};
+  bool cuda_memory_ = false;               // the context's memory types include CUDA device memory
+  std::string memory_types_ = "host";      // the context's memory types, named
   std::atomic<int> waiters_{0};            // application threads progressing the worker themselves (their waits)
   std::atomic<uint64_t> app_progress_{0};  // application progress calls (the progress thread watches it change)
   unsigned issued_since_progress_ = 0;     // guarded by mu_
