@@ -114,6 +114,19 @@ const std::vector<Var> &table() {
   return rows;
 }
 
+bool early_bool(const char *name) {
+  for (const Var &v : table()) {
+    if (std::strcmp(v.name, name) != 0 || v.type != Type::boolean) continue;
+    bool value = false;
+    (void)parse_bool(v.default_text, &value);
+    const char *set = lookup(name);
+    bool parsed = false;
+    if (set != nullptr && parse_bool(set, &parsed)) value = parsed;
+    return value;
+  }
+  return false;  // not a boolean of the table: a caller's mistake, which unit.env's test of this function catches
+}
+
 bool parse_bool(const char *text, bool *out) {
   static const char *const yes[] = {"1", "y", "yes", "true", "on"};
   static const char *const no[] = {"0", "n", "no", "false", "off", ""};

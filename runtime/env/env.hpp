@@ -51,6 +51,10 @@ std::vector<std::string> unknown_variables();
 const Values &get();
 Status load_global();
 
+// One boolean variable of the table read on its own, before load(), for code that runs when the library is
+// loaded (module_loading.cpp): the table's default where it is unset or malformed (load() reports that).
+bool early_bool(const char *name);
+
 // Parsers, exposed for unit tests. Each returns false on malformed text.
 bool parse_bool(const char *text, bool *out);
 bool parse_int(const char *text, int64_t *out);

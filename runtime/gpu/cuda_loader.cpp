@@ -47,6 +47,7 @@ bool resolve_optional(Driver *d) {
     d->cuStreamWriteValue32 = nullptr;
     d->cuStreamWriteValue64 = nullptr;
   }
+  if (!resolve("cuModuleGetLoadingMode", &d->cuModuleGetLoadingMode, &ignored)) d->cuModuleGetLoadingMode = nullptr;
   return true;
 }
 

@@ -38,6 +38,8 @@ struct Driver {
   // stream order, no kernel (gpu_agent.cpp).
   PFN_cuStreamWriteValue32_v11070 cuStreamWriteValue32 = nullptr;
   PFN_cuStreamWriteValue64_v11070 cuStreamWriteValue64 = nullptr;
+  // Optional: whether CUDA loads kernels lazily (module_loading.cpp).
+  PFN_cuModuleGetLoadingMode_v11070 cuModuleGetLoadingMode = nullptr;
 };
 
 // Whether CUDA can be used here: a driver the built-in runtime accepts and at least one device.

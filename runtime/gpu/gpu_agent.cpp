@@ -8,6 +8,7 @@
 
 #include "gpu/agent_ops.hpp"
 #include "gpu/gpu.hpp"
+#include "gpu/module_loading.hpp"
 #include "gpu/session.hpp"
 #include "state.hpp"
 #include "transport.hpp"
@@ -255,7 +256,9 @@ transport::MemoryAgent *heap_agent() {
 }
 
 Status prepare_network_buffers(const char *call) {
-  if (session() == nullptr) return Status::ok;
+  Session *s = session();
+  if (s == nullptr) return Status::ok;
+  warn_if_lazy_loading(call, *s->d);
   GPUSHMEM_CHECK(g_agent.prepare(call));
   Stage stage;  // one stage in the pool
   GPUSHMEM_CHECK(borrow_stage(call, &stage));

@@ -253,3 +253,20 @@ TEST_CASE("env: the deprecated SMA_ spelling of a SHMEM_ variable is honoured, S
   REQUIRE(env::load(&v) == Status::ok);
   CHECK(v.SHMEM_SYMMETRIC_SIZE == 6ull << 20);
 }
+
+TEST_CASE("env: early_bool reads one boolean before load, with the table's default", "[env]") {
+  {
+    ScopedEnv eager("GPUSHMEM_CUDA_EAGER_LOADING", nullptr);
+    CHECK(env::early_bool("GPUSHMEM_CUDA_EAGER_LOADING"));  // the default, 1
+  }
+  {
+    ScopedEnv eager("GPUSHMEM_CUDA_EAGER_LOADING", "off");
+    CHECK_FALSE(env::early_bool("GPUSHMEM_CUDA_EAGER_LOADING"));
+  }
+  {
+    ScopedEnv eager("GPUSHMEM_CUDA_EAGER_LOADING", "maybe");  // malformed: the default (load() reports it)
+    CHECK(env::early_bool("GPUSHMEM_CUDA_EAGER_LOADING"));
+  }
+  CHECK_FALSE(env::early_bool("GPUSHMEM_NO_SUCH_VARIABLE"));
+  CHECK_FALSE(env::early_bool("SHMEM_SYMMETRIC_SIZE"));  // not a boolean
+}
