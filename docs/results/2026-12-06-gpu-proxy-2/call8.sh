@@ -29,7 +29,7 @@ set -u
 deadline=540
 if [ "${1:-}" = -d ]; then deadline=$2; shift 2; fi
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-R=$PWD O=${OUT:-/tmp/out}; mkdir -p $O; B=$R/build-dev
+R=$PWD O=${OUT:-/tmp/out}; mkdir -p $O; B=${B:-$R/build-dev}  # B: a build made elsewhere (carried, see prep_carry.sh)
 # The programs of the gpu-vhost tests (BUILD_TARGETS=vhost builds only these: a whole build took 393 s on a fresh H100
 # machine in call 5 of this session).
 VHOST_TARGETS="gpu_device_api_amo gpu_device_api_barrier gpu_device_api_bytes gpu_device_api_coll gpu_device_api_event
