@@ -4,7 +4,7 @@
 // context's lock and waits for the work already running on the GPU. The CPU proxy's staging copies and the
 // network agent's writes into this GPU heap are CUDA calls on the same context, so they wait for that lock. A
 // kernel that waits for a put or a get through the proxy then never finishes while the application's thread,
-// launching some other kernel for the first time, waits for it: the five stalls of the gpu-vhost tests
+// launching some other kernel for the first time, waits for it: four of the five stalls of the gpu-vhost tests
 // (docs/results/2026-12-07-gpu-2). Eager loading moves every load to context creation, before any kernel runs.
 #include "gpu/module_loading.hpp"
 

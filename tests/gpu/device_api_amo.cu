@@ -149,6 +149,10 @@ std::vector<long long> gather_all(const T *sym, size_t count) {
   CUDA_CHECK(cudaMalloc(&all, npes * count * sizeof(T)));
   gather_kernel<<<1, 256>>>(all, sym, count, npes);
   CUDA_CHECK(cudaGetLastError());
+  // The kernel's gets from another node wait for this PE's CPU proxy (or NIC emulator), whose copies need CUDA's
+  // context lock: a cudaMemcpy into pageable memory queued behind the kernel holds that lock until the kernel ends,
+  // so the kernel must be finished first (device/README.md, "blocking CUDA calls"; the H200 run of 2026-12-07).
+  CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<T> host(npes * count);
   CUDA_CHECK(cudaMemcpy(host.data(), all, host.size() * sizeof(T), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(all));
