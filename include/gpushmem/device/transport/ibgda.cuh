@@ -180,10 +180,15 @@ __device__ __forceinline__ bool ibgda_failed(ibgda_req *r, ibgda::Outcome o) {
    rank, and the lowest publishes them at once, so the warp takes one reservation, one publish and at most one
    doorbell where it took one of each per lane (ibgda_post_rate: a warp of 32 posting lanes made 0.16 M WQEs/s and
    0.97 doorbells per WQE on an H200, docs/results/2026-12-07-gpu). */
-/* ibgda_post's steps (out of line, each with the request in local memory and nothing kept in registers across the
-   next step, so their registers do not add up in the kernels that call it). Group: the lanes posting with this one
-   now (r->group, 0: alone), the blocks they reserve together (r->group_blocks), this lane's offset among them
-   (r->index, until reserved). */
+/* ibgda_post's steps. Without -rdc a call's callee takes its registers above those its caller keeps live, so every
+   level of out-of-line calls adds the caller's live values to the kernel's count: the leaves (group, take, write,
+   release, wait, copy, lock) are out of line with the request in local memory, and the steps between them and the
+   entry points (reserve, publish, post, the builders, the bounced transfers, xor) are inlined into the entry points,
+   one level of calls below the kernel's. Inlining those ten cut the register_budget kernels built with IBGDA from
+   52.5 to 47.5 registers on average and register_budget_coll's from 67.5 to 62.0 (without IBGDA: 37.6 and
+   54.5), and perftest's kernels above 64 registers from 56 to 50 of 368 (without IBGDA: 19).
+   Group: the lanes posting with this one now (r->group, 0: alone), the blocks they reserve together (r->group_blocks),
+   this lane's offset among them (r->index, until reserved). */
 __device__ __noinline__ inline bool ibgda_post_group(ibgda_req *r) {
   const bool built = r->wqe.ds != 0 && r->wqe.ds <= GPUSHMEM_MLX5_MAX_DS;
   const uint32_t blocks = built ? gpushmem_mlx5_wqebbs(r->wqe.ds) : 0u;
@@ -207,7 +212,7 @@ __device__ __noinline__ inline void ibgda_post_take(ibgda_req *r) {
 }
 
 /* Reserve: the group's blocks, taken by its lowest lane; r->index receives this lane's first block. */
-__device__ __noinline__ inline bool ibgda_post_reserve(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_post_reserve(ibgda_req *r) {
   if (!ibgda_post_group(r)) return false;
   if (r->group == 0 || static_cast<int>(linear_thread_index() & 31u) == __ffs(r->group) - 1) ibgda_post_take(r);
   if (r->group != 0) {
@@ -239,7 +244,7 @@ __device__ __noinline__ inline void ibgda_post_release(ibgda_req *r) {
 }
 
 /* Publish: the group's WQEs at once, by its lowest lane, once every lane stored its own. */
-__device__ __noinline__ inline bool ibgda_post_publish(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_post_publish(ibgda_req *r) {
   if (r->group == 0) {
     ibgda_post_release(r);
   } else {
@@ -251,7 +256,7 @@ __device__ __noinline__ inline bool ibgda_post_publish(ibgda_req *r) {
   return r->outcome == static_cast<uint32_t>(ibgda::Outcome::ok);
 }
 
-__device__ __noinline__ inline bool ibgda_post(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_post(ibgda_req *r) {
   if (!ibgda_post_reserve(r)) return false;
   ibgda_post_write(r);
   return ibgda_post_publish(r);
@@ -294,21 +299,21 @@ __device__ __noinline__ inline void ibgda_step_copy(void *dst, const void *src, 
 /* Builders: fill r->wqe and post it (a length no data segment can carry builds nothing: the post step then fails
    the call). */
 /* A WRITE of r->bytes (at most 2^31) from local segment r->src (under r->lkey) to symmetric r->dst. */
-__device__ __noinline__ inline bool ibgda_step_write(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_write(ibgda_req *r) {
   r->wqe.ds = 0;
   (void)mlx5::build_write(&r->wqe, ibgda_post_of(r), ibgda_remote(r, r->dst),
                           mlx5::Local{reinterpret_cast<uint64_t>(r->src), r->lkey}, r->bytes);
   return ibgda_post(r);
 }
 /* A WRITE carrying its payload (r->bytes, at most GPUSHMEM_IBGDA_INLINE_BYTES from r->src) in the WQE. */
-__device__ __noinline__ inline bool ibgda_step_write_inline(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_write_inline(ibgda_req *r) {
   r->wqe.ds = 0;
   (void)mlx5::build_write_inline(&r->wqe, ibgda_post_of(r), ibgda_remote(r, r->dst), r->src,
                                  static_cast<uint32_t>(r->bytes));
   return ibgda_post(r);
 }
 /* A READ of r->bytes from symmetric r->src into local segment r->dst (under r->lkey). */
-__device__ __noinline__ inline bool ibgda_step_read(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_read(ibgda_req *r) {
   r->wqe.ds = 0;
   (void)mlx5::build_read(&r->wqe, ibgda_post_of(r), ibgda_remote(r, r->src),
                          mlx5::Local{reinterpret_cast<uint64_t>(r->dst), r->lkey}, r->bytes);
@@ -383,7 +388,7 @@ __device__ __forceinline__ bool ibgda_transfer_heap(ibgda_req *r, bool read) {
 
 /* A put from outside the heap through the QP's bounce memory (after its first 64 bytes, held), one piece at a time,
    each complete before the next. */
-__device__ __noinline__ inline bool ibgda_step_put_bounced(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_put_bounced(ibgda_req *r) {
   r->lkey = ibgda_state().bounce_lkey;
   while (r->rest != 0) {
     const size_t piece = ibgda_state().bounce_bytes - 64u;
@@ -431,7 +436,7 @@ __device__ __noinline__ inline uint64_t ibgda_putmem(const char *call, void *des
 
 /* A get into memory outside the heap through the QP's bounce memory (after its first 64 bytes, held), one piece at a
    time. */
-__device__ __noinline__ inline bool ibgda_step_get_bounced(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_get_bounced(ibgda_req *r) {
   r->lkey = ibgda_state().bounce_lkey;
   while (r->rest != 0) {
     const size_t piece = ibgda_state().bounce_bytes - 64u;
@@ -477,7 +482,7 @@ __device__ __noinline__ inline uint64_t ibgda_getmem(const char *call, void *des
 /* One atomic on the r->width-byte word at symmetric r->dst (r->amo: a GPUSHMEM_PROXY_AMO_* code, r->operand,
    r->compare), its old value fetched into local r->fetch (under r->lkey), posted. XOR has no NIC form
    (ibgda_amo_fetch loops over compare-swaps): nothing is built for it. */
-__device__ __noinline__ inline bool ibgda_step_amo(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_amo(ibgda_req *r) {
   const mlx5::Remote word = ibgda_remote(r, r->dst);
   const mlx5::Local into{reinterpret_cast<uint64_t>(r->fetch), r->lkey};
   const mlx5::Post p = ibgda_post_of(r);
@@ -538,7 +543,7 @@ __device__ __forceinline__ bool ibgda_fetch(ibgda_req *r) {
 
 /* xor, which the NIC has no form of: the old value fetched, then compare-swaps until one finds the word unchanged
    (r->operand: the xor's; its bounce memory held). r->event = the old value. */
-__device__ __noinline__ inline bool ibgda_step_xor(ibgda_req *r) {
+__device__ __forceinline__ bool ibgda_step_xor(ibgda_req *r) {
   r->rest = r->operand;
   r->amo = GPUSHMEM_PROXY_AMO_LOAD;
   if (!ibgda_fetch(r)) return false;
