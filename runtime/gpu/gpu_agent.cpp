@@ -6,6 +6,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/cuda_call_watch.hpp"
 #include "gpu/agent_ops.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/module_loading.hpp"
@@ -26,15 +27,18 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   // (docs/results/2026-12-06-gpu-proxy). Posted puts share the buffer (packed one after the other) and one stream
   // sync: the transport completes them together (serve_agent_locked).
   Status write(uint64_t offset, const void *src, size_t bytes) override {
+    cuda_watch::InCudaCall watched;  // the proxy's watchdog: CUDA calls that may wait for the context lock
     std::lock_guard<std::mutex> lock(mu_);
     GPUSHMEM_CHECK(post_locked(offset, src, bytes));
     return finish_locked();
   }
   Status post_write(uint64_t offset, const void *src, size_t bytes) override {
+    cuda_watch::InCudaCall watched;
     std::lock_guard<std::mutex> lock(mu_);
     return post_locked(offset, src, bytes);
   }
   Status complete_writes() override {
+    cuda_watch::InCudaCall watched;
     std::lock_guard<std::mutex> lock(mu_);
     return finish_locked();
   }
@@ -42,6 +46,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
   Status read(uint64_t offset, void *dst, size_t bytes) override {
     char *base = rt().gpu.base;
     if (base == nullptr) return Status::not_supported;
+    cuda_watch::InCudaCall watched;
     return copy("the network's get from this PE's GPU heap", dst, base + offset, bytes);
   }
 
@@ -49,6 +54,7 @@ class GpuHeapAgent final : public transport::MemoryAgent {
                 uint64_t *old) override {
     Session *s = session();
     if (s == nullptr) return Status::not_supported;
+    cuda_watch::InCudaCall watched;
     std::lock_guard<std::mutex> lock(mu_);
     ContextScope in_pe_context;
     const char *call = "the network's atomic on this PE's GPU heap";

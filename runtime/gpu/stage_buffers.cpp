@@ -4,6 +4,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/cuda_call_watch.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/session.hpp"
 
@@ -59,6 +60,7 @@ void return_stage(const Stage &st) {
 }
 
 Status stage_copy_start(const char *call, const Stage &st, void *dst, const void *src, size_t bytes) {
+  cuda_watch::InCudaCall watched;  // the proxy's watchdog: a call that may wait for CUDA's context lock
   ContextScope in_pe_context;
   cudaError_t e = copy_beside_kernels(dst, src, bytes, static_cast<cudaStream_t>(st.stream));
   if (e != cudaSuccess)
@@ -68,6 +70,7 @@ Status stage_copy_start(const char *call, const Stage &st, void *dst, const void
 }
 
 Status stage_copy_wait(const char *call, const Stage &st) {
+  cuda_watch::InCudaCall watched;
   ContextScope in_pe_context;
   cudaError_t e = cudaStreamSynchronize(static_cast<cudaStream_t>(st.stream));
   if (e != cudaSuccess)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "core/cuda_call_watch.hpp"
 #include "gpushmem/proxy_producer.hpp"
 #include "proxy/proxy_cpus.hpp"
 #include "proxy/proxy_service.hpp"
@@ -335,6 +336,50 @@ TEST_CASE("proxy watchdog: names the request the backend blocks in, and blames i
         std::string::npos);
   CHECK(reports[1].find("written but not taken by the proxy for") != std::string::npos);
   CHECK(reports[1].find("the proxy thread is waiting in the request named above") != std::string::npos);
+}
+
+// Blocks in execute() inside a marked CUDA call until released, as a staging copy waits for CUDA's context lock while
+// the application's thread holds it (a synchronous cudaMemcpy behind the kernel that waits on this proxy).
+struct CudaLockedBackend final : proxy::Backend {
+  std::atomic<int> inside{0};
+  std::atomic<bool> release{false};
+  bool execute(uint32_t, const proxy::Request &) override {
+    gpushmem::cuda_watch::InCudaCall outer;
+    gpushmem::cuda_watch::InCudaCall nested;  // only the outermost counts
+    inside.fetch_add(1);
+    while (!release.load()) std::this_thread::yield();
+    return true;
+  }
+  void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
+};
+
+TEST_CASE("proxy watchdog: a request stuck inside a CUDA call is blamed on CUDA's context lock, not on the peer",
+          "[proxy][emu]") {
+  HostChannel ch(8);
+  CudaLockedBackend be;
+  std::mutex mu;
+  std::vector<std::string> reports;
+  proxy::ServiceOptions o = watched(1000000000ull, 3600000000000ull, mu, reports);  // 1 s; the test looks itself
+  proxy::Service svc(&be, o);
+  svc.add_channel(ch.c);
+  uint64_t first = 0;
+  REQUIRE(proxy::reserve<HostMem>(ch.c, 1, &first, 0) == proxy::Room::ok);
+  gpushmem_proxy_slot_t b = body_for(5, 0);
+  b.size_event = gpushmem_proxy_size_event(65536, 0);
+  proxy::publish<HostMem>(ch.c, first, b, GPUSHMEM_PROXY_OP_GET, 0, 1);
+  const uint64_t t0 = proxy::Service::now_ns();
+  svc.start();
+  while (be.inside.load() == 0) std::this_thread::yield();
+  CHECK(svc.check_stuck(t0 + 500000000ull) == 0);   // first seen
+  CHECK(svc.check_stuck(t0 + 2000000000ull) == 1);  // inside the request, and inside the CUDA call
+  be.release.store(true);
+  svc.stop();
+  std::lock_guard<std::mutex> lock(mu);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].find("get of 65536 bytes from PE 1") != std::string::npos);
+  CHECK(reports[0].find("the proxy thread is inside a CUDA call: another thread of this process holds CUDA's "
+                        "context lock") != std::string::npos);
+  CHECK(reports[0].find("or the network is stalled") == std::string::npos);
 }
 
 // Executes at once, then blocks in progress() until released: a peer's operation on this PE's GPU heap whose copy

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "core/cuda_call_watch.hpp"
 #include "core/log.hpp"
 #include "proxy/proxy_cpus.hpp"
 #include "proxy/thread_stack.hpp"
@@ -164,6 +165,7 @@ std::vector<std::string> Service::stats_report() const {
 
 void Service::loop() {
   if (opt_.watchdog_ns != 0 && opt_.stacks) prepare_stack_report();
+  cuda_watch::watch_this_thread(&cuda_calls_);
   if (!pin_this_thread(opt_.cpus))
     GPUSHMEM_LOG_WARN(log::Subsys::net, "proxy: could not pin its thread to CPUs %s; it runs where the system puts it",
                       format_cpu_list(opt_.cpus).c_str());
@@ -180,11 +182,23 @@ void Service::loop() {
     nap(nap_ns);
     nap_ns = nap_ns * 2 < opt_.nap_max_ns ? nap_ns * 2 : opt_.nap_max_ns;
   }
+  cuda_watch::watch_this_thread(nullptr);
 }
 
 int Service::check_stuck(uint64_t now) {
   int reports = 0;
-  char line[400];
+  char line[640];
+  // Inside one CUDA call since the watchdog's look that first saw it: waiting for CUDA's context lock.
+  const uint64_t cuda = cuda_calls_.load(std::memory_order_relaxed);
+  if ((cuda & 1u) != 0 && cuda != seen_cuda_) {
+    seen_cuda_ = cuda;
+    seen_cuda_ns_ = now;
+  }
+  const bool in_cuda = (cuda & 1u) != 0 && cuda == seen_cuda_ && now - seen_cuda_ns_ > opt_.watchdog_ns;
+  static const char kInCuda[] =
+      "the proxy thread is inside a CUDA call: another thread of this process holds CUDA's context lock while it "
+      "waits for the GPU (a synchronous copy queued behind a kernel that waits on this proxy, or a kernel's first "
+      "launch under lazy loading; device/README.md)";
   // The request the proxy thread is inside: a synchronous backend waits there for the peer or the network.
   ExecutingView ex;
   const bool executing = read_executing(&ex) && ex.active;
@@ -198,8 +212,10 @@ int Service::check_stuck(uint64_t now) {
     reported_executing_ = ex.index;  // indices are per channel: the pair names a request
     reported_executing_channel_ = ex.channel;
     const uint32_t op = gpushmem_proxy_header_op(ex.slot.header);
-    char who[96];
-    if (op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_FENCE)
+    char who[320];
+    if (in_cuda)
+      std::snprintf(who, sizeof who, "%s", kInCuda);
+    else if (op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_FENCE)
       std::snprintf(who, sizeof who, "a PE this proxy wrote to, or the network, is stalled");
     else
       std::snprintf(who, sizeof who, "PE %u or the network is stalled", gpushmem_proxy_header_pe(ex.slot.header));
@@ -226,9 +242,11 @@ int Service::check_stuck(uint64_t now) {
     reported_progress_ = calls;
     std::snprintf(line, sizeof line,
                   "proxy: the proxy thread has been in the network layer's progress for %.1f s, outside every "
-                  "request: serving a peer's operation on this PE's memory (its GPU heap's agent: a copy or an "
-                  "atomic kernel that does not finish) or the network itself is stalled",
-                  static_cast<double>(now - seen_progress_ns_) * 1e-9);
+                  "request: %s",
+                  static_cast<double>(now - seen_progress_ns_) * 1e-9,
+                  in_cuda ? kInCuda
+                          : "serving a peer's operation on this PE's memory (its GPU heap's agent: a copy or an "
+                            "atomic kernel that does not finish) or the network itself is stalled");
     opt_.report(line);
     ++reports;
     report_stack();

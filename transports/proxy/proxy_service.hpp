@@ -124,6 +124,9 @@ class Service {
   uint32_t seen_executing_channel_ = ~0u;
   uint64_t seen_executing_ = 0, seen_executing_ns_ = 0;
   uint64_t seen_progress_ = 0, seen_progress_ns_ = 0, reported_progress_ = 0;
+  // The proxy thread's CUDA calls (core/cuda_call_watch.hpp: odd while inside one) and the watchdog's view of them.
+  std::atomic<uint64_t> cuda_calls_{0};
+  uint64_t seen_cuda_ = 0, seen_cuda_ns_ = 0;
   std::atomic<uint64_t> empty_rounds_{0}, busy_rounds_{0};  // written by the proxy thread only
   std::thread thread_;
   std::thread watchdog_;
