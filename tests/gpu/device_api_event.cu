@@ -8,6 +8,8 @@
 //   - put-with-signal of 600 KiB with its event, the target's kernel waiting for the signal and checking the
 //     payload;
 //   - three events at once: wait_any returns an index whose event tests complete, wait_all leaves all complete.
+// Built with GPUSHMEM_DEVICE_IBGDA=1 (device_api_ibgda.event) the buffers outside the heap travel through the QP's
+// bounce memory piece by piece instead, so there too every event is complete at issue.
 #include <vector>
 
 #include "device_api_common.cuh"

@@ -184,11 +184,11 @@ __device__ __forceinline__ bool ibgda_failed(ibgda_req *r, ibgda::Outcome o) {
    level of out-of-line calls adds the caller's live values to the kernel's count: the leaves (group, take, write,
    release, wait, copy, lock) are out of line with the request in local memory, and the steps between them and the
    entry points (reserve, publish, post, the builders, the bounced transfers, xor) are inlined into the entry points,
-   one level of calls below the kernel's. Inlining those ten cut the register_budget kernels built with IBGDA from
-   52.5 to 47.5 registers on average and register_budget_coll's from 67.5 to 62.0 (without IBGDA: 37.6 and
-   54.5), and perftest's kernels above 64 registers from 56 to 50 of 368 (without IBGDA: 19).
-   Group: the lanes posting with this one now (r->group, 0: alone), the blocks they reserve together (r->group_blocks),
-   this lane's offset among them (r->index, until reserved). */
+   so a leaf is one out-of-line call below its entry point (itself below remote.cuh's dispatcher). Inlining those ten
+   cut the register_budget kernels built with IBGDA from 52.5 to 47.5 registers on average and register_budget_coll's
+   from 67.5 to 62.0 (without IBGDA: 37.6 and 54.5), and perftest's kernels above 64 registers from 56 to 50 of 368
+   (without IBGDA: 19). Group: the lanes posting with this one now (r->group, 0: alone), the blocks they reserve
+   together (r->group_blocks), this lane's offset among them (r->index, until reserved). */
 __device__ __noinline__ inline bool ibgda_post_group(ibgda_req *r) {
   const bool built = r->wqe.ds != 0 && r->wqe.ds <= GPUSHMEM_MLX5_MAX_DS;
   const uint32_t blocks = built ? gpushmem_mlx5_wqebbs(r->wqe.ds) : 0u;
@@ -256,6 +256,9 @@ __device__ __forceinline__ bool ibgda_post_publish(ibgda_req *r) {
   return r->outcome == static_cast<uint32_t>(ibgda::Outcome::ok);
 }
 
+/* The group's later warp-synchronous steps (reserve's and publish's shuffles, publish's __syncwarp) are now copied into
+   every entry point, so the lanes of one group may run different copies (a heap put and a bounced put to one QP):
+   sm_70 and later allow that, as long as every copy issues the same sequence of them, which ibgda_post keeps. */
 __device__ __forceinline__ bool ibgda_post(ibgda_req *r) {
   if (!ibgda_post_reserve(r)) return false;
   ibgda_post_write(r);
