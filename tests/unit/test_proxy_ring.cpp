@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -289,11 +290,19 @@ proxy::ServiceOptions watched(uint64_t watchdog_ns, uint64_t period_ns, std::mut
   return o;
 }
 
-// Blocks in execute() until released, as the runtime's synchronous backend blocks in a quiet whose peer is gone.
+// Blocks in execute() until released, as the runtime's synchronous backend blocks in a quiet whose peer is gone; with
+// in_cuda_call, inside a marked CUDA call, as a staging copy waits for CUDA's context lock while the application's
+// thread holds it (a synchronous cudaMemcpy behind the kernel that waits on this proxy).
 struct BlockingBackend final : proxy::Backend {
   std::atomic<int> inside{0};
   std::atomic<bool> release{false};
+  bool in_cuda_call = false;
   bool execute(uint32_t, const proxy::Request &) override {
+    std::optional<gpushmem::cuda_watch::InCudaCall> outer, nested;  // only the outermost counts
+    if (in_cuda_call) {
+      outer.emplace();
+      nested.emplace();
+    }
     inside.fetch_add(1);
     while (!release.load()) std::this_thread::yield();
     return true;
@@ -338,25 +347,11 @@ TEST_CASE("proxy watchdog: names the request the backend blocks in, and blames i
   CHECK(reports[1].find("the proxy thread is waiting in the request named above") != std::string::npos);
 }
 
-// Blocks in execute() inside a marked CUDA call until released, as a staging copy waits for CUDA's context lock while
-// the application's thread holds it (a synchronous cudaMemcpy behind the kernel that waits on this proxy).
-struct CudaLockedBackend final : proxy::Backend {
-  std::atomic<int> inside{0};
-  std::atomic<bool> release{false};
-  bool execute(uint32_t, const proxy::Request &) override {
-    gpushmem::cuda_watch::InCudaCall outer;
-    gpushmem::cuda_watch::InCudaCall nested;  // only the outermost counts
-    inside.fetch_add(1);
-    while (!release.load()) std::this_thread::yield();
-    return true;
-  }
-  void progress(const std::function<void(uint32_t, uint64_t)> &) override {}
-};
-
 TEST_CASE("proxy watchdog: a request stuck inside a CUDA call is blamed on CUDA's context lock, not on the peer",
           "[proxy][emu]") {
   HostChannel ch(8);
-  CudaLockedBackend be;
+  BlockingBackend be;
+  be.in_cuda_call = true;
   std::mutex mu;
   std::vector<std::string> reports;
   proxy::ServiceOptions o = watched(1000000000ull, 3600000000000ull, mu, reports);  // 1 s; the test looks itself
