@@ -27,10 +27,10 @@ namespace {
 }  // namespace
 
 void warn_if_lazy_loading(const char *call, const Driver &d) {
-  static std::atomic<bool> warned{false};
-  if (d.cuModuleGetLoadingMode == nullptr || warned.load(std::memory_order_relaxed)) return;
+  if (d.cuModuleGetLoadingMode == nullptr) return;
   CUmoduleLoadingMode mode = CU_MODULE_EAGER_LOADING;
   if (d.cuModuleGetLoadingMode(&mode) != CUDA_SUCCESS || mode != CU_MODULE_LAZY_LOADING) return;
+  static std::atomic<bool> warned{false};  // once per process
   if (warned.exchange(true)) return;
   GPUSHMEM_LOG_WARN(log::Subsys::init,
                     "%s: CUDA loads kernels lazily here (CUDA_MODULE_LOADING is LAZY, or CUDA started before "
