@@ -8,10 +8,12 @@
  *    free lock exactly one wins; test_lock-spinning and set_lock PEs mixed keep mutual exclusion;
  *  - fairness (first come, first served): one PE holds the lock, the others ask for it one after another
  *    (each waits until the previous one has asked, plus a pause) and must get it in that order; then every
- *    PE hammers the lock and no PE may be overtaken by more than 2*(npes-1) later arrivals, except rarely
- *    (a PE preempted between taking its arrival number and joining the queue);
+ *    PE hammers the lock: a PE's median overtaking by later arrivals stays within 2*(npes-1), and at most a
+ *    third of its acquisitions exceed that (a PE preempted between taking its arrival number and joining
+ *    the queue);
  *  - reuse: the same lock words serve every phase, so a lock returns to its free state after each use.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -153,12 +155,18 @@ static void fifo_order(struct state *s, int r) {
   shmem_barrier_all();
 }
 
+static int compare_long(const void *a, const void *b) {
+  const long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
 /* Everyone hammers one lock; an arrival number (fetch_inc before set_lock) against the number of earlier
    acquisitions (read under the lock) says how many later arrivals overtook this PE. */
 static void hammer_bound(struct state *s) {
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   long *lock = &s->locks[1];
   const long bound = 2L * (npes - 1);
+  long overtaken[HAMMER];
   long worst = 0, over = 0;
   shmem_barrier_all();
   for (int i = 0; i < HAMMER; ++i) {
@@ -167,24 +175,29 @@ static void hammer_bound(struct state *s) {
     long before = shmem_long_g(&s->served, 0);
     shmem_long_p(&s->served, before + 1, 0);
     shmem_clear_lock(lock);
-    long overtaken = before - arrival;
-    if (overtaken > worst) worst = overtaken;
-    if (overtaken > bound) ++over;
+    overtaken[i] = before - arrival;
+    if (overtaken[i] > worst) worst = overtaken[i];
+    if (overtaken[i] > bound) ++over;
   }
   shmem_barrier_all();
   if (me == 0)
     PE_CHECK(s->served == (long)HAMMER * npes, "hammer: %ld acquisitions counted, expected %ld", s->served,
              (long)HAMMER * npes);
   /* Strict FIFO gives overtaken <= 0 once a PE has joined the queue; the arrival number is taken just
-     before joining, so a few PEs may slip in between. A PE preempted between the two lets every other PE
-     in, once per time slice: with PEs outnumbering cores (2 cores in CI, other tests beside) CI saw 10 of
-     200 on one node (5%), so allow 10% outliers. A lock its releaser can take straight back still fails:
-     there most acquisitions of a waiting PE come late. */
-  PE_CHECK(over * 10 <= HAMMER,
-           "hammer: %ld of %d acquisitions were overtaken by more than %ld later arrivals "
-           "(worst %ld): the lock is not first come, first served",
-           over, HAMMER, bound, worst);
-  if (me == 0) printf("lock hammer: PE 0 overtaken at most %ld times (bound %ld, outliers %ld)\n", worst, bound, over);
+     before joining, so a few PEs may slip in between. A PE preempted between the two, or whose joining
+     operation waits for its target's progress (UCX over TCP), lets every other PE in, once per time slice:
+     with PEs outnumbering cores (2 cores in CI, other tests beside) CI saw 10 and 29 of 200 (5% and 15%).
+     So the test asks what a lock its releaser can take straight back fails: there most acquisitions of a
+     waiting PE come late, so the median is above the bound (and outliers are many more than a third). */
+  qsort(overtaken, HAMMER, sizeof overtaken[0], compare_long);
+  const long median = overtaken[HAMMER / 2];
+  PE_CHECK(median <= bound && over * 3 <= HAMMER,
+           "hammer: median overtaking %ld (bound %ld), %ld of %d acquisitions overtaken by more than %ld later "
+           "arrivals (worst %ld): the lock is not first come, first served",
+           median, bound, over, HAMMER, bound, worst);
+  if (me == 0)
+    printf("lock hammer: PE 0 overtaken at most %ld times, median %ld (bound %ld, outliers %ld)\n", worst, median,
+           bound, over);
   shmem_barrier_all();
 }
 

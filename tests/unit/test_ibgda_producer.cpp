@@ -19,6 +19,7 @@
 #include "ibgda/emu/nic_emulator.hpp"
 #include "ibgda_host_mem.hpp"
 #include "ibgda_host_qp.hpp"
+#include "sanitized.hpp"
 
 namespace emu = gpushmem::ibgda::emu;
 namespace ibgda = gpushmem::ibgda;
@@ -66,7 +67,7 @@ TEST_CASE("ibgda producer: many threads on one QP, every WQE executed once and i
   const uint32_t wqebbs = GENERATE(8u, 64u);
   Rig rig(wqebbs, 4);
   rig.nic.start();
-  constexpr int kThreads = 8, kPerThread = 3000;
+  constexpr int kThreads = 8, kPerThread = gpushmem::test::kSanitized ? 1000 : 3000;
   // Each thread writes its own 8-byte slots inline (value = thread << 32 | i) and adds 1 to a shared counter
   // every 10th post; the counter is an 8-byte masked compare-swap or (two blocks) every 7th.
   std::vector<std::thread> threads;
@@ -167,13 +168,13 @@ TEST_CASE("ibgda producer: doorbell batching decisions", "[emu]") {
 }
 
 TEST_CASE("ibgda producer: threads posting at once never ring more than once a WQE", "[emu]") {
-  // 4 threads x 4096 posts through a 256-block queue at each batch size: every payload lands, and a publisher
-  // rings only as the newest reservation or past the batch (how much that saves depends on how often the
-  // threads overlap, which a 2-core host does not promise).
+  // 4 threads x 4096 posts (1024 under a sanitizer) through a 256-block queue at each batch size: every payload lands,
+  // and a publisher rings only as the newest reservation or past the batch (how much that saves depends on how often
+  // the threads overlap, which a 2-core host does not promise).
   for (uint32_t batch : {1u, 16u}) {
     Rig rig(256, batch);
     rig.nic.start();
-    constexpr int kThreads = 4, kPerThread = 4096;
+    constexpr int kThreads = 4, kPerThread = gpushmem::test::kSanitized ? 1024 : 4096;
     std::vector<std::thread> threads;
     std::atomic<int> failures{0};
     for (int t = 0; t < kThreads; ++t)
@@ -349,7 +350,7 @@ TEST_CASE("ibgda producer: a publisher behind blocks nobody publishes times out 
 TEST_CASE("ibgda producer: under a full send queue every producer gets through", "[emu]") {
   Rig rig(64, 1u << 20);
   rig.nic.start();
-  constexpr int kThreads = 16, kPosts = 2000;
+  constexpr int kThreads = 16, kPosts = gpushmem::test::kSanitized ? 500 : 2000;
   std::vector<std::thread> threads;
   std::atomic<int> failed{0};
   for (int t = 0; t < kThreads; ++t)
