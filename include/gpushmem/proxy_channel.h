@@ -51,7 +51,43 @@ enum gpushmem_proxy_op {
   GPUSHMEM_PROXY_OP_AMO_FETCH = 6,  /* the same, the old value written to local */
   GPUSHMEM_PROXY_OP_FENCE = 7,      /* order the channel's earlier ops to pe before its later ones */
   GPUSHMEM_PROXY_OP_QUIET = 8,      /* complete every earlier op of the channel (completed then passes it) */
-  GPUSHMEM_PROXY_OP_COUNT = 9
+  GPUSHMEM_PROXY_OP_COLL = 9,       /* this PE's part of a team collective, executed by the proxy (below) */
+  GPUSHMEM_PROXY_OP_COUNT = 10
+};
+
+/*
+ * A COLL slot: this PE's part of a device team collective whose team has a member device code cannot map. Every
+ * member's device code syncs the team first (each source is ready), then each member's group posts one COLL and
+ * waits for it; its proxy reaches every member with the host API's RMA (mapped members through their mapping,
+ * the others through the network and their memory agents) and completes it once its stores are complete at their
+ * targets; the device code then ends the collective as over P2P (quiet, team sync).
+ *   REDUCE   member m combines its share of the elements (the m-th of `size` near-equal slices, as device
+ *            code over P2P does) from every member's source, in team order, and stores it into every
+ *            member's dest: shares are disjoint, so dest may be source;
+ *   COLLECT  member m reads the byte counts members 0 .. m-1 published in their count words, and stores its
+ *            `count` bytes of source at their sum in every member's dest.
+ * Words: remote = dest (offset | region), local = source (offset | region), size_event = the element count
+ * (REDUCE) or byte count (COLLECT), all 64 bits, signal = the count word (offset | region, COLLECT) and the
+ * kind, element type and operator (gpushmem_proxy_coll), value = team start (low 32) | stride (high 32, both
+ * signed), compare = team size (low 32) | my index (high 32). The header's pe is the posting PE.
+ */
+enum gpushmem_proxy_coll_kind { GPUSHMEM_PROXY_COLL_REDUCE = 0, GPUSHMEM_PROXY_COLL_COLLECT = 1 };
+/* A reduction's element type: class << 2 | log2(bytes); classes signed (0), unsigned (1), floating (2). */
+enum gpushmem_proxy_elem_class {
+  GPUSHMEM_PROXY_ELEM_SIGNED = 0,
+  GPUSHMEM_PROXY_ELEM_UNSIGNED = 1,
+  GPUSHMEM_PROXY_ELEM_FLOAT = 2
+};
+/* A reduction's operator, by the specification's names. */
+enum gpushmem_proxy_reduce_op {
+  GPUSHMEM_PROXY_REDUCE_AND = 0,
+  GPUSHMEM_PROXY_REDUCE_OR = 1,
+  GPUSHMEM_PROXY_REDUCE_XOR = 2,
+  GPUSHMEM_PROXY_REDUCE_MIN = 3,
+  GPUSHMEM_PROXY_REDUCE_MAX = 4,
+  GPUSHMEM_PROXY_REDUCE_SUM = 5,
+  GPUSHMEM_PROXY_REDUCE_PROD = 6,
+  GPUSHMEM_PROXY_REDUCE_COUNT = 7
 };
 
 /* The atomic of an AMO / AMO_FETCH slot (word 4's high byte), and the signal update of a SIGNAL slot
@@ -194,6 +230,37 @@ GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_signal(uint64_t offset, uint32_t r
   return (offset & ((1ull << GPUSHMEM_PROXY_OFFSET_BITS) - 1)) | ((uint64_t)(region & 0xffu) << 48) |
          ((uint64_t)(amo_op & 0xffu) << 56);
 }
+/* A COLL slot's signal word: the count word (offset 40 bits | region 8) | kind:4 | elem:4 | op:8 (high). */
+GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_coll(uint64_t offset, uint32_t region, uint32_t kind, uint32_t elem,
+                                                   uint32_t op) {
+  return (offset & ((1ull << 40) - 1)) | ((uint64_t)(region & 0xffu) << 40) | ((uint64_t)(kind & 0xfu) << 48) |
+         ((uint64_t)(elem & 0xfu) << 52) | ((uint64_t)(op & 0xffu) << 56);
+}
+GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_coll_offset(uint64_t w) {
+  return w & ((1ull << 40) - 1);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_coll_region(uint64_t w) {
+  return (uint32_t)((w >> 40) & 0xffu);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_coll_kind(uint64_t w) {
+  return (uint32_t)((w >> 48) & 0xfu);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_coll_elem(uint64_t w) {
+  return (uint32_t)((w >> 52) & 0xfu);
+}
+GPUSHMEM_PROXY_INLINE uint32_t gpushmem_proxy_coll_op(uint64_t w) {
+  return (uint32_t)(w >> 56);
+}
+/* A COLL slot's team words. */
+GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_pair(int32_t low, int32_t high) {
+  return (uint64_t)(uint32_t)low | ((uint64_t)(uint32_t)high << 32);
+}
+GPUSHMEM_PROXY_INLINE int32_t gpushmem_proxy_pair_low(uint64_t w) {
+  return (int32_t)(uint32_t)(w & 0xffffffffull);
+}
+GPUSHMEM_PROXY_INLINE int32_t gpushmem_proxy_pair_high(uint64_t w) {
+  return (int32_t)(uint32_t)(w >> 32);
+}
 GPUSHMEM_PROXY_INLINE uint64_t gpushmem_proxy_cookie(uint32_t smid, uint32_t warp, uint32_t cta, uint32_t t_ns) {
   return (uint64_t)(smid & 0xffu) | ((uint64_t)(warp & 0xffu) << 8) | ((uint64_t)(cta & 0xffffu) << 16) |
          ((uint64_t)t_ns << 32);
@@ -222,6 +289,15 @@ static_assert(gpushmem_proxy_header_seq(gpushmem_proxy_header(0x1234567890ull, 0
 static_assert(gpushmem_proxy_free_header(13, 8, 5) == 5 && gpushmem_proxy_free_header(13, 8, 6) == 6 &&
                   gpushmem_proxy_free_header(0, 8, 0) == 0xfffffff8u,
               "a free slot's header is the index one lap before the first one expected there");
+static_assert(gpushmem_proxy_coll_offset(gpushmem_proxy_coll(0x12345678ull, 3, 1, 0xb, 6)) == 0x12345678ull &&
+                  gpushmem_proxy_coll_region(gpushmem_proxy_coll(0x12345678ull, 3, 1, 0xb, 6)) == 3 &&
+                  gpushmem_proxy_coll_kind(gpushmem_proxy_coll(0, 0, 1, 0xb, 6)) == 1 &&
+                  gpushmem_proxy_coll_elem(gpushmem_proxy_coll(0, 0, 1, 0xb, 6)) == 0xb &&
+                  gpushmem_proxy_coll_op(gpushmem_proxy_coll(0, 0, 1, 0xb, 6)) == 6,
+              "coll word packing");
+static_assert(gpushmem_proxy_pair_low(gpushmem_proxy_pair(-3, 7)) == -3 &&
+                  gpushmem_proxy_pair_high(gpushmem_proxy_pair(5, -2)) == -2,
+              "team words packing");
 #else
 _Static_assert(sizeof(gpushmem_proxy_slot_t) == GPUSHMEM_PROXY_SLOT_BYTES, "a proxy slot is one cache line");
 _Static_assert(sizeof(gpushmem_proxy_control_t) == 192, "proxy control layout changed");

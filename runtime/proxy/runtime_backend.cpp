@@ -5,6 +5,7 @@
 #include "api/api_common.hpp"
 #include "gpu/gpu.hpp"
 #include "net/net.hpp"
+#include "proxy/proxy_coll.hpp"
 #include "proxy/proxy_service.hpp"
 #include "state.hpp"
 
@@ -32,27 +33,30 @@ const char *call_of(uint32_t op) {
       return "a device quiet (through the proxy)";
     case GPUSHMEM_PROXY_OP_FENCE:
       return "a device fence (through the proxy)";
+    case GPUSHMEM_PROXY_OP_COLL:
+      return "a device collective (through the proxy)";
     default:
       return "a device atomic (through the proxy)";
   }
 }
 
-// This PE's address of a symmetric location the slot names (region, offset), or nullptr when it names none.
-const char *symmetric(uint32_t region, uint64_t offset, uint64_t bytes) {
+}  // namespace
+
+const char *symmetric_address(uint32_t region, uint64_t offset, uint64_t bytes) {
   const Runtime &r = rt();
   switch (static_cast<transport::Region>(region)) {
     case transport::Region::gpu_heap:
       if (r.gpu.base == nullptr || offset > r.gpu.limit || bytes > r.gpu.limit - offset) return nullptr;
       return r.gpu.base + offset;
     case transport::Region::heap:
+      if (offset > r.heap.mapped_bytes() || bytes > r.heap.mapped_bytes() - offset) return nullptr;
       return r.heap.base() + offset;
     case transport::Region::globals:
+      if (offset > r.data.size() || bytes > r.data.size() - offset) return nullptr;
       return r.data.start() + offset;
   }
   return nullptr;
 }
-
-}  // namespace
 
 void *RuntimeBackend::local(uint32_t channel, uint64_t a) const {
   if (channel < bounce_.size()) {
@@ -70,6 +74,7 @@ const char *RuntimeBackend::run(uint32_t channel, const gpushmem_proxy_slot_t &s
   if (op != GPUSHMEM_PROXY_OP_QUIET && op != GPUSHMEM_PROXY_OP_FENCE && op != GPUSHMEM_PROXY_OP_NOP &&
       (pe < 0 || pe >= rt().n_pes))
     return "its PE is out of range";
+  if (op == GPUSHMEM_PROXY_OP_COLL) return run_coll(s);
   const bool inl = (flags & GPUSHMEM_PROXY_FLAG_INLINE) != 0;
   if (inl && size > sizeof s.compare) return "it carries more than 8 bytes inline";
   const void *src = inl ? static_cast<const void *>(&s.compare) : local(channel, s.local);
@@ -79,7 +84,7 @@ const char *RuntimeBackend::run(uint32_t channel, const gpushmem_proxy_slot_t &s
                        op == GPUSHMEM_PROXY_OP_AMO_FETCH;
   const char *sym = nullptr;
   if (data_op) {
-    sym = symmetric(gpushmem_proxy_remote_region(s.remote), gpushmem_proxy_remote_offset(s.remote), size);
+    sym = symmetric_address(gpushmem_proxy_remote_region(s.remote), gpushmem_proxy_remote_offset(s.remote), size);
     if (sym == nullptr) return "its remote address is not a symmetric address of this PE";
     if ((op != GPUSHMEM_PROXY_OP_AMO && op != GPUSHMEM_PROXY_OP_AMO_FETCH) && size != 0 && s.local == 0 && !inl)
       return "its local buffer is NULL";
@@ -96,7 +101,8 @@ const char *RuntimeBackend::run(uint32_t channel, const gpushmem_proxy_slot_t &s
       return nullptr;
     case GPUSHMEM_PROXY_OP_PUT_SIGNAL:
     case GPUSHMEM_PROXY_OP_SIGNAL: {
-      const char *sig = symmetric(gpushmem_proxy_signal_region(s.signal), gpushmem_proxy_remote_offset(s.signal), 8);
+      const char *sig =
+          symmetric_address(gpushmem_proxy_signal_region(s.signal), gpushmem_proxy_remote_offset(s.signal), 8);
       if (sig == nullptr) return "its signal address is not a symmetric address of this PE";
       const bool add = (flags & GPUSHMEM_PROXY_FLAG_SIG_ADD) != 0;
       if (op == GPUSHMEM_PROXY_OP_PUT_SIGNAL)

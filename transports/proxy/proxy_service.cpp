@@ -24,7 +24,7 @@ void nap(uint64_t ns) {
 
 const char *op_name(uint32_t op) {
   static const char *const names[GPUSHMEM_PROXY_OP_COUNT] = {"nop", "put",       "get",   "put_signal", "signal",
-                                                             "amo", "amo_fetch", "fence", "quiet"};
+                                                             "amo", "amo_fetch", "fence", "quiet",      "coll"};
   return op < GPUSHMEM_PROXY_OP_COUNT ? names[op] : "unknown op";
 }
 
@@ -36,8 +36,14 @@ std::string describe(const gpushmem_proxy_slot_t &s) {
   const auto cta = static_cast<uint32_t>((s.cookie >> 16) & 0xffff);
   char text[160];
   const char *to = op == GPUSHMEM_PROXY_OP_GET || op == GPUSHMEM_PROXY_OP_AMO_FETCH ? "from" : "to";
-  if (op == GPUSHMEM_PROXY_OP_FENCE || op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_NOP ||
-      op >= GPUSHMEM_PROXY_OP_COUNT)
+  if (op == GPUSHMEM_PROXY_OP_COLL) {
+    const bool reduce = gpushmem_proxy_coll_kind(s.signal) == GPUSHMEM_PROXY_COLL_REDUCE;
+    std::snprintf(text, sizeof text, "coll (%s of %llu %s, member %d of a team of %d) (CTA %u, warp %u, SM %u)",
+                  reduce ? "reduce" : "collect", static_cast<unsigned long long>(s.size_event),
+                  reduce ? "elements" : "bytes", gpushmem_proxy_pair_high(s.compare),
+                  gpushmem_proxy_pair_low(s.compare), cta, warp, smid);
+  } else if (op == GPUSHMEM_PROXY_OP_FENCE || op == GPUSHMEM_PROXY_OP_QUIET || op == GPUSHMEM_PROXY_OP_NOP ||
+             op >= GPUSHMEM_PROXY_OP_COUNT)
     std::snprintf(text, sizeof text, "%s (CTA %u, warp %u, SM %u)", op_name(op), cta, warp, smid);
   else
     std::snprintf(text, sizeof text, "%s of %u bytes %s PE %u (CTA %u, warp %u, SM %u)", op_name(op), size, to, pe, cta,

@@ -19,11 +19,13 @@
  *
  * Members on another node (reached through the CPU proxy): the pushes to them are the group's rank 0's nbi
  * puts through the proxy (alltoalls: one request per element, shared by the group's lanes), completed by the
- * final quiet. collect (which reads the earlier members' counts from their internal areas) and the reductions
- * (which load every member's source) still need every member mapped (P2P), and stop the kernel naming the call
- * and the PE otherwise. (A version that fetched proxied members' data with gets raised the register count of a
- * block-scope reduction's kernel from 48 to 74, past the 64 a 1024-thread block allows, even with its proxy path out
- * of line behind one pointer: any call added to these kernels costs their P2P path. docs/transports.md.)
+ * final quiet. collect and the reductions, which read other members' memory, hand this PE's part to its proxy
+ * when some member is not mapped: the group's rank 0 posts one COLL request (transport/proxy.cuh) and waits for
+ * it, and the proxy does what the P2P code does (the same shares, the same team order; runtime/proxy/
+ * proxy_coll.cpp), reaching every member with the host API's RMA. Members decide alone: a member that maps
+ * every other one runs the P2P code beside members whose proxies run theirs. (Fetching proxied members' data
+ * with gets from device code raised a block-scope reduction's registers from 48 to 74, past the 64 a 1024-thread
+ * block allows: one out-of-line request costs the P2P path next to nothing. docs/transports.md.)
  */
 #ifndef GPUSHMEM_DEVICE_COLL_CUH
 #define GPUSHMEM_DEVICE_COLL_CUH
@@ -76,6 +78,13 @@ __device__ __noinline__ inline void proxy_put_strided(const char *call, char *de
                         elem, pe, true);
 }
 
+/* Whether this PE maps every member's heap (else the proxy does this PE's part of collect and the reductions). */
+__device__ __forceinline__ bool team_mapped(const gpushmem_team_state_t *t) {
+  for (int i = 0; i < t->size; ++i)
+    if (peer_heap(gpushmem_team_world_pe(t, i)) == nullptr) return false;
+  return true;
+}
+
 /* Where symmetric `sym` of team member `index` is reached from here. */
 template <class T>
 __device__ __forceinline__ T *member_addr(const char *call, const char *arg, const gpushmem_team_state_t *t, int index,
@@ -117,18 +126,18 @@ __device__ __forceinline__ int collectmem(const char *call, const void *team, vo
   team_sync_words *mine = &my_internal_area()->team_sync[t->slot];
   if (Scope::rank() == 0) mine->count = bytes;
   coll_finish<Scope>(call, team);  // (nothing to quiet yet) every member's count is published
-  size_t offset = 0;
-  for (int i = 0; i < t->my_index; ++i) {
-    const int pe = gpushmem_team_world_pe(t, i);
-    internal_area *peer = internal_area_of(pe);
-    if (peer == nullptr) fail_proxy_unsupported(call, pe, nullptr);
-    offset += static_cast<size_t>(peer->team_sync[t->slot].count);
+  if (!team_mapped(t)) {
+    if (Scope::rank() == 0) proxy_coll(call, t, GPUSHMEM_PROXY_COLL_COLLECT, dest, source, bytes, &mine->count);
+  } else {
+    size_t offset = 0;
+    for (int i = 0; i < t->my_index; ++i)
+      offset += static_cast<size_t>(internal_area_of(gpushmem_team_world_pe(t, i))->team_sync[t->slot].count);
+    if (bytes != 0)
+      for (int k = 1; k <= t->size; ++k) {
+        const int i = (t->my_index + k) % t->size;
+        copy_data<Scope>(member_addr(call, "dest", t, i, static_cast<char *>(dest) + offset, bytes), source, bytes);
+      }
   }
-  if (bytes != 0)
-    for (int k = 1; k <= t->size; ++k) {
-      const int i = (t->my_index + k) % t->size;
-      copy_data<Scope>(member_addr(call, "dest", t, i, static_cast<char *>(dest) + offset, bytes), source, bytes);
-    }
   coll_finish<Scope>(call, team);
   return 0;
 }
@@ -180,47 +189,67 @@ __device__ __forceinline__ int alltoalls(const char *call, const void *team, E *
 
 /* The reduction operators, by the specification's names. */
 struct op_and {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_AND;
   template <class T>
   __device__ static T apply(T a, T b) {
     return a & b;
   }
 };
 struct op_or {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_OR;
   template <class T>
   __device__ static T apply(T a, T b) {
     return a | b;
   }
 };
 struct op_xor {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_XOR;
   template <class T>
   __device__ static T apply(T a, T b) {
     return a ^ b;
   }
 };
 struct op_min {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_MIN;
   template <class T>
   __device__ static T apply(T a, T b) {
     return b < a ? b : a;
   }
 };
 struct op_max {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_MAX;
   template <class T>
   __device__ static T apply(T a, T b) {
     return a < b ? b : a;
   }
 };
 struct op_sum {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_SUM;
   template <class T>
   __device__ static T apply(T a, T b) {
     return a + b;
   }
 };
 struct op_prod {
+  static constexpr uint32_t code = GPUSHMEM_PROXY_REDUCE_PROD;
   template <class T>
   __device__ static T apply(T a, T b) {
     return a * b;
   }
 };
+
+/* A reduction's element type for the proxy (gpushmem_proxy_elem_class << 2 | log2 of its size). */
+template <class T>
+__device__ constexpr uint32_t proxy_elem() {
+  return (static_cast<T>(1) / static_cast<T>(2) != static_cast<T>(0) ? uint32_t{GPUSHMEM_PROXY_ELEM_FLOAT}
+          : static_cast<T>(-1) < static_cast<T>(0)                   ? uint32_t{GPUSHMEM_PROXY_ELEM_SIGNED}
+                                                                     : uint32_t{GPUSHMEM_PROXY_ELEM_UNSIGNED})
+             << 2 |
+         (sizeof(T) == 1   ? 0u
+          : sizeof(T) == 2 ? 1u
+          : sizeof(T) == 4 ? 2u
+                           : 3u);
+}
 
 template <class Scope, class Op, class T>
 __device__ __forceinline__ int reduce(const char *call, const void *team, T *dest, const T *source, size_t nreduce) {
@@ -228,7 +257,11 @@ __device__ __forceinline__ int reduce(const char *call, const void *team, T *des
   const size_t bytes = nreduce * sizeof(T);
   // Entry: every member's source is ready (no puts of this PE to complete yet).
   team_sync<Scope>(call, team);
-  if (nreduce != 0) {
+  if (nreduce != 0 && !team_mapped(t)) {
+    if (Scope::rank() == 0)
+      proxy_coll(call, t, GPUSHMEM_PROXY_COLL_REDUCE | proxy_elem<T>() << 4 | Op::code << 8, dest, source, nreduce,
+                 nullptr);
+  } else if (nreduce != 0) {
     const size_t n = static_cast<size_t>(t->size);
     const size_t share = (nreduce + n - 1) / n;
     const size_t first = share * static_cast<size_t>(t->my_index);

@@ -35,6 +35,7 @@
 #include "gpushmem/device/scope.cuh"
 #include "gpushmem/device/state.cuh"
 #include "gpushmem/device/transport/proxy_mem.cuh"
+#include "gpushmem/team_state.h"
 
 namespace gpushmem {
 namespace device {
@@ -430,6 +431,30 @@ __device__ __noinline__ inline uint64_t proxy_amo_fetch(const char *call, const 
     old = gmem::load_relaxed(reinterpret_cast<const uint64_t *>(b));
   proxy_release(c, index);
   return old;
+}
+
+/* This PE's part of a team collective whose team has a member only the network reaches, executed by its proxy (a
+   COLL slot, gpushmem/proxy_channel.h): `what` is gpushmem_proxy_coll's kind | elem << 4 | op << 8, `count` the
+   elements (reduce) or bytes (collect), `count_word` the collect's published count (NULL for a reduction). Returns
+   once the slot is complete: this PE's stores are complete at every member. */
+__device__ __noinline__ inline void proxy_coll(const char *call, const gpushmem_team_state_t *t, uint32_t what,
+                                               void *dest, const void *source, uint64_t count, const void *count_word) {
+  const gpushmem_device_state_t &s = state();
+  if (s.proxy_channel_count == 0) fail_proxy_unsupported(call, -1, dest);
+  proxy_req r;
+  proxy_req_start(&r, call, s.my_pe, dest, GPUSHMEM_PROXY_OP_COLL);
+  r.flags = 0;
+  proxy_step_reserve(&r);
+  r.body.remote = proxy_remote(dest);
+  r.body.local = proxy_remote(source);
+  r.body.size_event = count;
+  const uint64_t counts =
+      count_word == nullptr ? 0 : static_cast<uint64_t>(static_cast<const char *>(count_word) - s.heap_base);
+  r.body.signal = gpushmem_proxy_coll(counts, s.proxy_region_gpu_heap, what & 0xfu, (what >> 4) & 0xfu, what >> 8);
+  r.body.value = gpushmem_proxy_pair(t->start, t->stride);
+  r.body.compare = gpushmem_proxy_pair(t->size, t->my_index);
+  proxy_step_publish(&r);
+  proxy_step_wait(&r, r.index + 1, true);
 }
 
 /* An op of `op` in every channel used since its last quiet; returns the channels' indices in idx[] (~0: none). */
