@@ -90,6 +90,15 @@ class MemoryAgent {
   [[nodiscard]] virtual Status complete_writes() { return Status::ok; }
 };
 
+// The part of an agent region the network reaches itself (a GPU heap with a UCX built with CUDA): puts and gets
+// entirely within its first `bytes` bytes go one-sided, everything else (atomics and signals always, so they stay
+// atomic with the memory's own atomics; puts and gets beyond, e.g. to heap grown since) through the agent.
+// `device_memory`: the bytes are GPU memory (registered as such).
+struct OneSided {
+  size_t bytes = 0;
+  bool device_memory = false;
+};
+
 // Names one operation for completion: done once the channel's completed count passes `index`. Blocking
 // forms are a token plus wait(). Channels are the runtime's ordering and quiet domains: 0 is the default
 // context, others are communication contexts (ctx slot numbers).
@@ -135,9 +144,9 @@ class Transport {
   // error naming the PE.
   // `agent`: the region's memory is reached through it, not by the network itself (the transport keeps
   // the pointer; the agent outlives the transport's finalize). A transport that cannot serve agent regions
-  // returns not_supported.
-  [[nodiscard]] virtual Status register_region(Region region, void *base, size_t bytes,
-                                               MemoryAgent *agent = nullptr) = 0;
+  // returns not_supported. `one_sided` (agent regions): the part the network may also reach itself.
+  [[nodiscard]] virtual Status register_region(Region region, void *base, size_t bytes, MemoryAgent *agent = nullptr,
+                                               OneSided one_sided = {}) = 0;
   [[nodiscard]] virtual Status local_blob(std::vector<uint8_t> *out) = 0;
   [[nodiscard]] virtual Status connect(const std::vector<std::vector<uint8_t>> &blobs,
                                        const std::vector<bool> &peers) = 0;

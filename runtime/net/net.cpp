@@ -283,20 +283,32 @@ Status init(const char *call, bool globals_everywhere) {
   bool ok = t != nullptr;
   if (ok) {
     // GPUSHMEM_TEST_HEAP_AGENT: the host heap through a CPU memory agent, as a GPU heap is served (emu tests).
+    // GPUSHMEM_TEST_HEAP_ONE_SIDED: its first bytes one-sided too, as a GPU heap with a UCX that reaches it.
     transport::MemoryAgent *heap_agent = nullptr;
+    transport::OneSided heap_one_sided;
     if (env::get().GPUSHMEM_TEST_HEAP_AGENT) {
       g_test_heap_agent = std::make_unique<transport::CpuMemoryAgent>(r.heap.base(), r.heap.mapped_bytes());
       heap_agent = g_test_heap_agent.get();
+      heap_one_sided.bytes = env::get().GPUSHMEM_TEST_HEAP_ONE_SIDED;
     }
-    ok = t->register_region(Region::heap, r.heap.base(), r.heap.mapped_bytes(), heap_agent) == Status::ok;
+    ok = t->register_region(Region::heap, r.heap.base(), r.heap.mapped_bytes(), heap_agent, heap_one_sided) ==
+         Status::ok;
   }
   if (ok && globals_everywhere && r.data.size() != 0)
     ok = t->register_region(Region::globals, r.data.start(), r.data.size()) == Status::ok;
-  // GPU mode: the GPU heap, served by this PE's agent (UCX here cannot reach device memory): its whole
-  // reserved range, of which the agent accepts what is mapped when an operation arrives.
-  if (ok && r.gpu.base != nullptr)
-    ok = t->register_region(Region::gpu_heap, r.gpu.base, r.gpu.limit, gpu::heap_agent()) == Status::ok &&
-         gpu::prepare_network_buffers(call) == Status::ok;
+  // GPU mode: the GPU heap, served by this PE's agent: its whole reserved range, of which the agent accepts what
+  // is mapped when an operation arrives. Where UCX reaches GPU memory, the part mapped now is one-sided for puts
+  // and gets too (GPUSHMEM_UCX_GPU_ONE_SIDED); atomics and signals stay with the agent, atomic with the device's.
+  if (ok && r.gpu.base != nullptr) {
+    transport::OneSided gpu_one_sided;
+    if (t->reaches_gpu_memory() && env::get().GPUSHMEM_UCX_GPU_ONE_SIDED) {
+      gpu_one_sided.bytes = r.gpu.mapped.load();
+      gpu_one_sided.device_memory = true;
+    }
+    ok =
+        t->register_region(Region::gpu_heap, r.gpu.base, r.gpu.limit, gpu::heap_agent(), gpu_one_sided) == Status::ok &&
+        gpu::prepare_network_buffers(call) == Status::ok;
+  }
   std::vector<uint8_t> blob;
   if (ok) ok = t->local_blob(&blob) == Status::ok;
   if (int bad = first_failed(ok); bad >= 0) {

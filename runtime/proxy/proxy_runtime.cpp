@@ -230,7 +230,8 @@ std::string device_path(int pe) {
   const transport::Transport *t = net::active();
   const std::string why = t != nullptr && t->reaches_gpu_memory()
                               ? "this UCX reaches GPU memory (" + t->memory_types() +
-                                    "), but gpushmem's one-sided mode for it is not written yet"
+                                    "): peers' GPU heaps one-sided as the line above says, this PE's GPU buffers "
+                                    "still staged"
                               : "this UCX does not reach GPU memory: its memory types are " +
                                     (t != nullptr ? t->memory_types() : std::string("host"));
   return "; device code: through the CPU proxy, channel " +

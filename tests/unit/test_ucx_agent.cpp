@@ -3,7 +3,8 @@
 // (no UCX needed), then the whole path through the ucx transport to "PE 1" (this process, its own blob
 // relabelled): puts and gets of one byte to several chunks (eager and rendezvous), every atomic,
 // put-with-signal with the signal in the agent region and in the host heap, quiet and fence, a refused
-// operation reported at the quiet. Every byte checked, and the agent's counters show it did the work.
+// operation reported at the quiet. Every byte checked, and the agent's counters show it did the work; with a
+// one-sided part (transport::OneSided), that puts and gets within it bypass the agent and nothing else does.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -331,5 +332,67 @@ TEST_CASE(
   CHECK(now == 42);
   CHECK(capture->text().find("ERROR") == std::string::npos);
   capture.reset();
+  t->finalize();
+}
+
+TEST_CASE("ucx agent: an agent region's one-sided part takes puts and gets without its agent") {
+  // transport::OneSided: a GPU heap with a UCX that reaches it; atomics and signals still go to the agent.
+  const ucx::Api *api = load_ucx();
+  if (api == nullptr) return;
+  std::unique_ptr<ucx::UcxTransport> t = ucx::UcxTransport::create(api, gpushmem::test::self_peer_options(0x77));
+  REQUIRE(t != nullptr);
+  alignas(8) static uint64_t heap[64];
+  const size_t gpu_bytes = 4 << 20, one_sided = 1 << 20;
+  std::vector<uint8_t> gpu(gpu_bytes, 0);
+  transport::CpuMemoryAgent cpu(gpu.data(), gpu.size());
+  REQUIRE(t->register_region(Region::heap, heap, sizeof heap) == Status::ok);
+  REQUIRE(t->register_region(Region::gpu_heap, gpu.data(), gpu.size(), &cpu, transport::OneSided{one_sided, false}) ==
+          Status::ok);
+  std::vector<uint8_t> blob;
+  REQUIRE(t->local_blob(&blob) == Status::ok);
+  ucx::BlobHeader h;
+  std::memcpy(&h, blob.data(), sizeof h);
+  CHECK(h.agent_regions == 1u << 2);
+  CHECK(h.rkey_bytes[2] > 0);
+  CHECK(h.rma_bytes[2] == one_sided);
+  REQUIRE(t->connect({blob, gpushmem::test::blob_relabelled(blob, 1)}, {true, true}) == Status::ok);
+
+  // Within the part: one-sided, the agent untouched.
+  std::vector<uint8_t> src(100000), back(src.size(), 0);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 13 + 1);
+  const RemoteRef in{Region::gpu_heap, 4096};
+  REQUIRE(t->put(0, 1, in, src.data(), src.size(), transport::Completion::none, nullptr) == Status::ok);
+  REQUIRE(t->quiet(0) == Status::ok);
+  CHECK(std::memcmp(gpu.data() + 4096, src.data(), src.size()) == 0);
+  REQUIRE(t->get(0, 1, back.data(), in, back.size()) == Status::ok);
+  CHECK(back == src);
+  CHECK(cpu.writes() == 0);
+  CHECK(cpu.reads() == 0);
+  CHECK(t->describe(1).find("its GPU heap one-sided for puts and gets to its first 1 MiB") != std::string::npos);
+
+  // Across its end and beyond: the agent, whole.
+  const RemoteRef across{Region::gpu_heap, one_sided - 100};
+  REQUIRE(t->put(0, 1, across, src.data(), 1000, transport::Completion::local, nullptr) == Status::ok);
+  REQUIRE(t->quiet(0) == Status::ok);
+  CHECK(std::memcmp(gpu.data() + one_sided - 100, src.data(), 1000) == 0);
+  CHECK(cpu.writes() == 1);
+  std::fill(back.begin(), back.end(), 0);
+  REQUIRE(t->get(0, 1, back.data(), RemoteRef{Region::gpu_heap, 2 << 20}, 64) == Status::ok);
+  CHECK(cpu.reads() == 1);
+
+  // Atomics always through the agent; put-with-signal: the payload one-sided, the signal by the agent.
+  uint64_t old = 1;
+  CHECK(t->amo(0, 1, RemoteRef{Region::gpu_heap, 0}, AmoOp::add, 8, 5, 0, &old) == Status::ok);
+  CHECK(old == 0);
+  CHECK(cpu.atomics() == 1);
+  const RemoteRef payload{Region::gpu_heap, 8192}, signal{Region::gpu_heap, 64};
+  REQUIRE(t->put_signal(0, 1, payload, src.data(), 3000, signal, 9, false) == Status::ok);
+  REQUIRE(t->quiet(0) == Status::ok);
+  CHECK(std::memcmp(gpu.data() + 8192, src.data(), 3000) == 0);
+  uint64_t sig = 0;
+  std::memcpy(&sig, gpu.data() + 64, 8);
+  CHECK(sig == 9);
+  CHECK(cpu.writes() == 1);  // the payload did not go through the agent
+  CHECK(cpu.atomics() == 2);
   t->finalize();
 }

@@ -1,6 +1,7 @@
 // The ucx transport's endpoint blob: what a PE publishes (worker address, regions, rkeys) is accepted back,
 // and a blob of another job, version or PE, or a cut one, is refused naming the PE; operations outside the
 // peer's registered region are refused before they reach UCX. Needs UCX at run time (skipped without it).
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -68,6 +69,7 @@ TEST_CASE("ucx blob: the header says what the blob holds") {
   CHECK(h.size[0] == f.region.size());
   CHECK(h.size[1] == 0);
   CHECK(h.rkey_bytes[0] > 0);
+  CHECK(h.rma_bytes[0] == 0);  // a region UCX reaches whole has no one-sided part to name
   CHECK(f.blob.size() == sizeof h + h.address_bytes + h.rkey_bytes[0] + h.rkey_bytes[1] + h.rkey_bytes[2]);
 }
 
@@ -110,6 +112,13 @@ TEST_CASE("ucx blob: a blob that does not belong to this job is refused naming t
       {"job", [](std::vector<uint8_t> &b) { b[16] ^= 0x1; }, "it belongs to another job"},
       {"cut", [](std::vector<uint8_t> &b) { b.resize(b.size() - 3); }, "its lengths do not add up"},
       {"short", [](std::vector<uint8_t> &b) { b.resize(10); }, "it is shorter than a ucx endpoint blob"},
+      // A one-sided part of the heap, which is no agent region here.
+      {"one-sided",
+       [](std::vector<uint8_t> &b) {
+         const uint64_t bytes = 4096;
+         std::memcpy(b.data() + offsetof(ucx::BlobHeader, rma_bytes), &bytes, sizeof bytes);
+       },
+       "it names a one-sided part of a region that is not an agent region"},
   };
   for (const Case &c : cases) {
     INFO("spoilt: " << c.what);

@@ -110,7 +110,7 @@ std::string P2pTransport::describe(int pe) const {
                                      : "p2p: shared host memory (memfd), heap mapped";
 }
 
-Status P2pTransport::register_region(Region, void *, size_t, transport::MemoryAgent *agent) {
+Status P2pTransport::register_region(Region, void *, size_t, transport::MemoryAgent *agent, transport::OneSided) {
   return agent == nullptr ? Status::ok : Status::not_supported;  // mapped memory only
 }
 

@@ -50,8 +50,8 @@ class P2pTransport final : public transport::Transport {
   transport::Caps caps(int pe) const override;
   std::string describe(int pe) const override;
   // The mappings travel over the node's sockets (map_node), not in blobs: these only check the call order.
-  Status register_region(transport::Region region, void *base, size_t bytes,
-                         transport::MemoryAgent *agent = nullptr) override;
+  Status register_region(transport::Region region, void *base, size_t bytes, transport::MemoryAgent *agent = nullptr,
+                         transport::OneSided one_sided = {}) override;
   Status local_blob(std::vector<uint8_t> *out) override;
   Status connect(const std::vector<std::vector<uint8_t>> &blobs, const std::vector<bool> &peers) override;
   Status put(uint32_t channel, int pe, transport::RemoteRef dst, const void *src, size_t bytes,

@@ -36,6 +36,12 @@ bool UcxTransport::agent_region(int pe, Region region) const {
   return (peers_[static_cast<size_t>(pe)].agent_regions >> static_cast<int>(region) & 1u) != 0;
 }
 
+bool UcxTransport::agent_data(int pe, RemoteRef ref, size_t bytes) const {
+  if (!agent_region(pe, ref.region)) return false;
+  const uint64_t one_sided = peers_[static_cast<size_t>(pe)].rma_bytes[static_cast<int>(ref.region)];
+  return ref.offset > one_sided || bytes > one_sided - ref.offset;
+}
+
 agent::Regions UcxTransport::agent_regions() const {
   agent::Regions g;
   for (int r = 0; r < transport::kRegions; ++r) {

@@ -29,7 +29,8 @@ struct UcxTransport::Peer {
   uint64_t base[transport::kRegions] = {};
   uint64_t size[transport::kRegions] = {};
   std::vector<uint8_t> rkey[transport::kRegions];
-  uint16_t agent_regions = 0;  // BlobHeader::agent_regions
+  uint16_t agent_regions = 0;                    // BlobHeader::agent_regions
+  uint64_t rma_bytes[transport::kRegions] = {};  // BlobHeader::rma_bytes
   std::atomic<int> error{0};
   std::string error_text;  // guarded by mu_
 };

@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -209,35 +210,56 @@ std::string UcxTransport::describe(int pe) const {
   std::string notes = new_protocols_ ? " (new protocols" : " (classic protocols";
   notes += cpu_atomics_ ? ", CPU-consistent atomics)"
                         : ", atomics by UCX_ATOMIC_MODE: on a NIC not atomic with node-local PEs' CPU atomics)";
-  if (agent_region(pe, Region::gpu_heap))
+  const uint64_t gpu_one_sided = peers_[static_cast<size_t>(pe)].rma_bytes[static_cast<int>(Region::gpu_heap)];
+  if (agent_region(pe, Region::gpu_heap) && gpu_one_sided != 0)
+    notes += "; its GPU heap one-sided for puts and gets to its first " + std::to_string(gpu_one_sided >> 20) +
+             " MiB (GPU memory UCX reaches), atomics, signals and the rest through its memory agent";
+  else if (agent_region(pe, Region::gpu_heap))
     notes +=
         "; its GPU heap through its memory agent (active messages its CPU copies with the GPU's copy "
         "engines: UCX here cannot reach device memory)";
+  const uint64_t heap_one_sided = peers_[static_cast<size_t>(pe)].rma_bytes[static_cast<int>(Region::heap)];
+  if (agent_region(pe, Region::heap))
+    notes += heap_one_sided != 0 ? "; its heap one-sided for puts and gets to its first " +
+                                       std::to_string(heap_one_sided) + " bytes, the rest through its memory agent"
+                                 : "; its heap through its memory agent";
   return (lanes.empty() ? std::string("ucx") : "ucx " + lanes) + notes;
 }
 
-Status UcxTransport::register_region(Region region, void *base, size_t bytes, transport::MemoryAgent *agent) {
+Status UcxTransport::register_region(Region region, void *base, size_t bytes, transport::MemoryAgent *agent,
+                                     transport::OneSided one_sided) {
   const int r = static_cast<int>(region);
-  if (agent != nullptr) {
-    // Nothing for UCX to register: the region's operations arrive as requests its agent executes.
-    agent_[r] = agent;
-    region_base_[r] = base;
-    region_bytes_[r] = bytes;
-    return Status::ok;
+  region_base_[r] = base;
+  region_bytes_[r] = bytes;
+  // An agent region: its operations arrive as requests its agent executes, but for its one-sided part.
+  if (agent != nullptr) agent_[r] = agent;
+  const size_t mapped = agent == nullptr ? bytes : std::min(bytes, one_sided.bytes);
+  if (mapped == 0) return Status::ok;
+  if (one_sided.device_memory && !cuda_memory_) {
+    GPUSHMEM_LOG_ERROR(log::Subsys::net,
+                       "ucx: the %s of PE %d is GPU memory, which this UCX does not reach (its memory types: %s)",
+                       region_name(region), opt_.my_pe, memory_types_.c_str());
+    return Status::not_supported;
   }
   ucp_mem_map_params_t mp{};
   mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
   mp.address = base;
-  mp.length = bytes;
+  mp.length = mapped;
   mp.flags = UCP_MEM_MAP_NONBLOCK;  // the heap is sparse: do not populate it to register it
+  if (one_sided.device_memory) {
+    mp.field_mask |= UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+    mp.memory_type = UCS_MEMORY_TYPE_CUDA;
+    mp.flags = 0;
+  }
   ucs_status_t st = api_->ucp_mem_map(context_, &mp, &memh_[r]);
   if (st != UCS_OK) {
-    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: registering the %s of PE %d (%zu bytes at %p) failed: %s",
-                       region_name(region), opt_.my_pe, bytes, base, api_->ucs_status_string(st));
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: registering the %s of PE %d (%zu bytes at %p%s) failed: %s",
+                       region_name(region), opt_.my_pe, mapped, base, one_sided.device_memory ? ", GPU memory" : "",
+                       api_->ucs_status_string(st));
+    memh_[r] = nullptr;
     return Status::system_error;
   }
-  region_base_[r] = base;
-  region_bytes_[r] = bytes;
+  if (agent != nullptr) rma_bytes_[r] = mapped;
   return Status::ok;
 }
 
@@ -274,6 +296,7 @@ Status UcxTransport::local_blob(std::vector<uint8_t> *out) {
     h.size[r] = region_bytes_[r];
     h.rkey_bytes[r] = static_cast<uint32_t>(rkey_bytes[r]);
     if (agent_[r] != nullptr) h.agent_regions = static_cast<uint16_t>(h.agent_regions | 1u << r);
+    h.rma_bytes[r] = rma_bytes_[r];
     total += rkey_bytes[r];
   }
   out->resize(total);
@@ -314,6 +337,10 @@ Status UcxTransport::connect(const std::vector<std::vector<uint8_t>> &blobs, con
         bad = "its lengths do not add up";
       else if ((h.agent_regions >> transport::kRegions) != 0)
         bad = "it names agent regions this version does not know";
+      for (int r = 0; bad == nullptr && r < transport::kRegions; ++r)
+        if (h.rma_bytes[r] != 0 &&
+            ((h.agent_regions >> r & 1u) == 0 || h.rkey_bytes[r] == 0 || h.rma_bytes[r] > h.size[r]))
+          bad = "it names a one-sided part of a region that is not an agent region, has no key or is too large";
     }
     if (bad != nullptr) {
       GPUSHMEM_LOG_ERROR(log::Subsys::net, "shmem_init: the UCX address of PE %d does not match this job: %s", pe, bad);
@@ -335,6 +362,7 @@ Status UcxTransport::connect(const std::vector<std::vector<uint8_t>> &blobs, con
       q += h.rkey_bytes[r];
     }
     p.agent_regions = h.agent_regions;
+    for (int r = 0; r < transport::kRegions; ++r) p.rma_bytes[r] = h.rma_bytes[r];
     p.wanted = true;
   }
   return Status::ok;
@@ -597,7 +625,7 @@ Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *sr
   GPUSHMEM_CHECK(check_range("put", pe, dst, bytes));
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
-  if (agent_region(pe, dst.region)) [[unlikely]] {
+  if (agent_data(pe, dst, bytes)) [[unlikely]] {
     // Sources are read before it returns: complete locally whatever `completion` asks.
     GPUSHMEM_CHECK(agent_put_locked(lock, c, channel, pe, dst, src, bytes));
     if (token != nullptr) *token = Token{channel, c.issued};
@@ -616,7 +644,7 @@ Status UcxTransport::get(uint32_t channel, int pe, void *dst, RemoteRef src, siz
   GPUSHMEM_CHECK(check_range("get", pe, src, bytes));
   std::unique_lock<std::mutex> lock(mu_);
   Channel &c = channel_locked(channel);
-  if (agent_region(pe, src.region)) [[unlikely]]
+  if (agent_data(pe, src, bytes)) [[unlikely]]
     return agent_get_locked(lock, c, channel, pe, dst, src, bytes);
   Target t;
   GPUSHMEM_CHECK(target_locked(c, pe, src, &t));
@@ -724,9 +752,18 @@ Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const v
                                 RemoteRef signal, uint64_t value, bool add) {
   GPUSHMEM_CHECK(check_range("put_signal", pe, dst, bytes));
   GPUSHMEM_CHECK(check_range("put_signal's signal", pe, signal, sizeof(uint64_t)));
-  if (agent_region(pe, dst.region) || agent_region(pe, signal.region)) [[unlikely]] {
+  if (agent_data(pe, dst, bytes)) [[unlikely]] {
     std::unique_lock<std::mutex> lock(mu_);
     return agent_put_signal_locked(lock, channel_locked(channel), channel, pe, dst, src, bytes, signal, value, add);
+  }
+  if (agent_region(pe, signal.region)) [[unlikely]] {
+    // The payload one-sided, the signal through the agent (atomic with the memory's own atomics): the fence makes
+    // the agent's request wait until the payload has landed (flush_before_agent).
+    if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
+    std::unique_lock<std::mutex> lock(mu_);
+    Channel &c = channel_locked(channel);
+    GPUSHMEM_CHECK(fence_locked(lock, c, "put_signal's fence", pe));
+    return agent_amo_locked(lock, c, channel, pe, signal, add ? AmoOp::add : AmoOp::store, 8, value, 0, nullptr);
   }
   if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
   std::unique_lock<std::mutex> lock(mu_);

@@ -43,9 +43,10 @@ struct Options {
 };
 
 // The blob every PE allgathers: this header, then the worker address, then each region's packed rkey (none
-// for an agent region: its operations travel as messages its owner's agent executes, ucx_agent.hpp).
+// for an agent region: its operations travel as messages its owner's agent executes, ucx_agent.hpp; an agent
+// region's one-sided part, transport::OneSided, has one).
 inline constexpr uint32_t kBlobMagic = 0x58555347;  // "GSUX"
-inline constexpr uint16_t kBlobVersion = 4;         // 4: the GPU heap region, agent requests (ucx_agent.hpp)
+inline constexpr uint16_t kBlobVersion = 5;         // 5: agent regions with a one-sided part (rma_bytes)
 struct BlobHeader {
   uint32_t magic;
   uint16_t version;
@@ -57,9 +58,10 @@ struct BlobHeader {
   uint64_t size[transport::kRegions];
   uint32_t address_bytes;
   uint32_t rkey_bytes[transport::kRegions];
+  uint64_t rma_bytes[transport::kRegions];  // an agent region's one-sided part (its first bytes; 0: none)
 };
 // The layout is part of the wire format (and the unit test spoils fields at these offsets).
-static_assert(sizeof(BlobHeader) == 88 && offsetof(BlobHeader, version) == 4 && offsetof(BlobHeader, pe) == 8 &&
+static_assert(sizeof(BlobHeader) == 112 && offsetof(BlobHeader, version) == 4 && offsetof(BlobHeader, pe) == 8 &&
                   offsetof(BlobHeader, job_key) == 16 && offsetof(BlobHeader, address_bytes) == 72,
               "the blob header's layout changed: bump kBlobVersion and the unit test");
 
@@ -78,8 +80,8 @@ class UcxTransport final : public transport::Transport {
   transport::Caps caps(int pe) const override;
   std::string describe(int pe) const override;
 
-  Status register_region(transport::Region region, void *base, size_t bytes,
-                         transport::MemoryAgent *agent = nullptr) override;
+  Status register_region(transport::Region region, void *base, size_t bytes, transport::MemoryAgent *agent = nullptr,
+                         transport::OneSided one_sided = {}) override;
   Status local_blob(std::vector<uint8_t> *out) override;
   Status connect(const std::vector<std::vector<uint8_t>> &blobs, const std::vector<bool> &peers) override;
 
@@ -198,6 +200,8 @@ class UcxTransport final : public transport::Transport {
 
   // Agent regions (ucx_agent_serve.cpp). Whether PE pe reaches `region` through its memory agent.
   bool agent_region(int pe, transport::Region region) const;
+  // Whether a put or get of `bytes` at `ref` goes through the agent: an agent region outside its one-sided part.
+  bool agent_data(int pe, transport::RemoteRef ref, size_t bytes) const;
   struct AgentWork;
   struct AgentWait;
   // Sends one request to pe on channel c (header `r`, `data` the payload), and waits for its send to
@@ -242,6 +246,7 @@ class UcxTransport final : public transport::Transport {
   bool cpu_atomics_ = false;    // UCX_ATOMIC_MODE=cpu: UCX's atomics agree with node-local CPU atomics
   ucp_mem_h memh_[transport::kRegions] = {};
   transport::MemoryAgent *agent_[transport::kRegions] = {};  // regions this PE serves through an agent
+  size_t rma_bytes_[transport::kRegions] = {};               // ... and the part of them peers reach one-sided
   void *region_base_[transport::kRegions] = {};
   size_t region_bytes_[transport::kRegions] = {};
   std::vector<Peer> peers_;
