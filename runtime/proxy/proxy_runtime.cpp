@@ -120,7 +120,7 @@ Status build(const char *call, Proxy &p) {
   if (e == cudaSuccess) e = cudaMemcpy(p.d_table, table.data(), bytes, cudaMemcpyHostToDevice);
   if (e != cudaSuccess) return gpu::rt_failed(e, call, kAdvice, "cudaMalloc/cudaMemcpy of the proxy's channel table");
 
-  p.backend = std::make_unique<RuntimeBackend>(std::move(bounce));
+  p.backend = std::make_unique<RuntimeBackend>(std::move(bounce), !p.pes.empty());
   proxy::ServiceOptions o;
   o.watchdog_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_PROXY_TIMEOUT, 0)) * 1000000000ull;
   o.stats = v.GPUSHMEM_PROXY_STATS;
@@ -157,9 +157,14 @@ Status start(const char *call) {
   const Runtime &r = rt();
   if (r.gpu.base == nullptr || net::active() == nullptr) return Status::ok;
   auto p = std::make_unique<Proxy>();
-  for (int pe = 0; pe < r.n_pes; ++pe)
+  bool network = false;
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    network = network || net::kind(pe) == net::Kind::network;
     if (net::kind(pe) == net::Kind::network && !ibgda_rt::reaches(pe)) p->pes.push_back(pe);
-  if (p->pes.empty()) return Status::ok;
+  }
+  // With every network PE reached through IBGDA the proxy still executes device collect and reductions for teams
+  // with such members (COLL requests, proxy_coll.cpp); the emulator's thread serves the network then.
+  if (!network) return Status::ok;
   gpu::ContextScope in_pe_context;
   Status st = build(call, *p);
   if (st == Status::ok) st = gpu::attach_proxy(call, p->pes, p->d_table, static_cast<uint32_t>(p->channels.size()));
@@ -170,7 +175,8 @@ Status start(const char *call) {
   p->service->start();
   g_proxy = std::move(p);
   GPUSHMEM_LOG_INFO(log::Subsys::net,
-                    "%s: device code reaches %zu PE(s) through the CPU proxy (%zu channels of %u slots), its thread %s",
+                    "%s: device code reaches %zu PE(s) through the CPU proxy (%zu channels of %u slots; it executes "
+                    "device collect and reductions for teams with network members), its thread %s",
                     call, g_proxy->pes.size(), g_proxy->channels.size(), g_proxy->channels.front().host.capacity,
                     g_proxy->where.c_str());
   return Status::ok;
@@ -215,7 +221,9 @@ bool running() {
 
 std::string describe() {
   if (!g_proxy) return "no CPU proxy";
-  std::string s = "CPU proxy for PE(s)";
+  std::string s = g_proxy->pes.empty() ? "CPU proxy for device collect and reductions only (IBGDA reaches every "
+                                         "network PE)"
+                                       : "CPU proxy for PE(s)";
   for (int pe : g_proxy->pes) s += " " + std::to_string(pe);
   s += ", " + std::to_string(g_proxy->channels.size()) + " channels, its thread " + g_proxy->where;
   return s;

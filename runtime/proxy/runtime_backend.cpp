@@ -143,6 +143,7 @@ bool RuntimeBackend::execute(uint32_t channel, const proxy::Request &r) {
 }
 
 void RuntimeBackend::progress(const std::function<void(uint32_t, uint64_t)> &) {
+  if (!serve_network_) return;
   const uint64_t now = proxy::Service::now_ns();
   if (now - last_serve_ns_ < kServeEveryNs) return;
   last_serve_ns_ = now;

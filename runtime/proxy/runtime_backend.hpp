@@ -25,7 +25,9 @@ struct BounceView {
 
 class RuntimeBackend final : public proxy::Backend {
  public:
-  explicit RuntimeBackend(std::vector<BounceView> bounce) : bounce_(std::move(bounce)) {}
+  // `serve_network`: progress() serves the network (false where another thread does: IBGDA's emulator).
+  explicit RuntimeBackend(std::vector<BounceView> bounce, bool serve_network = true)
+      : bounce_(std::move(bounce)), serve_network_(serve_network) {}
 
   bool execute(uint32_t channel, const proxy::Request &r) override;
   // Every request is complete when execute() returns, so nothing completes here. The proxy thread serves the
@@ -41,6 +43,7 @@ class RuntimeBackend final : public proxy::Backend {
   const char *run(uint32_t channel, const gpushmem_proxy_slot_t &s);
 
   std::vector<BounceView> bounce_;
+  bool serve_network_;
   uint64_t last_serve_ns_ = 0;  // the proxy thread's alone
 };
 
