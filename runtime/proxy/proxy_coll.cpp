@@ -1,10 +1,13 @@
 #include "proxy/proxy_coll.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
+#include "api/api_common.hpp"
 #include "coll/reduce.hpp"
+#include "gpu/gpu.hpp"
 #include "net/net.hpp"
 #include "rma/host_rma.hpp"
 #include "state.hpp"
@@ -153,6 +156,23 @@ const char *run_reduce(const gpushmem_proxy_slot_t &s, const Team &t) {
   return nullptr;
 }
 
+// A collect's count word on PE pe: a runtime word (device code's is in its GPU heap's internal area, which the host
+// API's symmetric-address checks refuse), read through the mapping or the network as they would.
+void read_count(const char *sym, int pe, uint64_t *out) {
+  const Runtime &r = rt();
+  if (r.gpu.base != nullptr && sym >= r.gpu.base && sym < r.gpu.base + r.gpu.limit) {
+    if (char *peer = r.gpu.peer_base[static_cast<size_t>(pe)]; peer != nullptr) {
+      if (gpu::copy(kCollectCall, out, peer + (sym - r.gpu.base), sizeof *out) != Status::ok)
+        api::fail(kCollectCall, "reading PE %d's published count failed (the CUDA error is above)", pe);
+      return;
+    }
+  } else if (char *peer = r.p2p.heap_base(pe); peer != nullptr) {
+    std::memcpy(out, peer + (sym - r.heap.base()), sizeof *out);
+    return;
+  }
+  net::get(kCollectCall, 0, pe, out, sym, sizeof *out);
+}
+
 const char *run_collect(const gpushmem_proxy_slot_t &s, const Team &t) {
   const uint64_t bytes = s.size_event;
   const char *counts =
@@ -161,7 +181,7 @@ const char *run_collect(const gpushmem_proxy_slot_t &s, const Team &t) {
   uint64_t at = 0;  // where this member's block starts: the counts the members before it published
   for (int i = 0; i < t.index; ++i) {
     uint64_t count = 0;
-    rma::get_bytes(kCollectCall, &count, counts, 1, sizeof count, t.pe(i));
+    read_count(counts, t.pe(i), &count);
     if (count > UINT64_MAX - at) return "the counts the members before it published overflow";
     at += count;
   }

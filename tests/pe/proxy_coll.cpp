@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gpushmem/proxy_producer.hpp"
+#include "heap/internal_area.hpp"
 #include "pe_check.h"
 #include "proxy/proxy_coll.hpp"
 #include "proxy/proxy_service.hpp"
@@ -238,8 +239,12 @@ int main(int argc, char **argv) {
   }
   char *a = static_cast<char *>(shmem_malloc(kMaxBytes));
   char *b = static_cast<char *>(shmem_malloc(kMaxBytes));
-  auto *count_word = static_cast<uint64_t *>(shmem_calloc(1, sizeof(uint64_t)));
-  PE_CHECK(a != nullptr && b != nullptr && count_word != nullptr, "shmem_malloc failed");
+  // The count word in the heap's runtime area, as device code's is in its GPU heap's (the last word, which the host
+  // runtime does not use): the proxy reads it where the host API's symmetric-address checks would refuse it.
+  static_assert(sizeof(gpushmem::heap::InternalArea) <= gpushmem::heap::kInternalAreaBytes - sizeof(uint64_t));
+  auto *count_word =
+      reinterpret_cast<uint64_t *>(gpushmem::rt().heap.base() + gpushmem::heap::kInternalAreaBytes - sizeof(uint64_t));
+  PE_CHECK(a != nullptr && b != nullptr, "shmem_malloc failed");
 
   HostChannel ring(64);
   gpushmem::proxy_rt::RuntimeBackend backend({});
@@ -268,7 +273,6 @@ int main(int argc, char **argv) {
 
   shmem_barrier_all();
   service.stop();
-  shmem_free(count_word);
   shmem_free(b);
   shmem_free(a);
   return pe_finish("proxy_coll");
