@@ -44,6 +44,7 @@ struct Runtime {
   bool all_pes_mapped = false;  // every PE's host heap is mapped here (no PE needs the network)
   bool oversubscribed = false;  // more PEs on this node than cores this process may run on
   bool error_checks = true;     // compiled in and GPUSHMEM_ERROR_CHECKS
+  bool test_coll_rma = false;   // GPUSHMEM_TEST_COLL_RMA: host team collectives on host buffers through RMA too
 };
 
 Runtime &rt();

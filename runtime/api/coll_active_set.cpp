@@ -43,7 +43,7 @@ ActiveSet active_set(const char *call, int PE_start, int logPE_stride, int PE_si
   }
   if (!a.is_world()) {
     if (pSync == nullptr) fail(call, "pSync is NULL");
-    coll_buffer(call, "pSync", pSync, psync_longs * sizeof(long));
+    coll_host_buffer(call, "pSync", pSync, psync_longs * sizeof(long));
   }
   return a;
 }
@@ -73,8 +73,8 @@ void broadcast(const char *call, void *dest, const void *source, size_t nelems, 
   if (root < 0 || root >= a.size)
     api::fail(call, "PE_root=%d is out of range: the active set has %d PEs (0..%d)", root, a.size, a.size - 1);
   const size_t bytes = nelems * elem;
-  api::coll_buffer(call, "dest", dest, bytes);
-  api::coll_buffer(call, "source", source, bytes);
+  api::coll_host_buffer(call, "dest", dest, bytes);
+  api::coll_host_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes, source, bytes, false);
   if (a.is_world()) {
     coll::Call c(world(), call);
@@ -89,8 +89,8 @@ void fcollect(const char *call, void *dest, const void *source, size_t nelems, s
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE);
   if (a.me < 0) return;
   const size_t bytes = nelems * elem;
-  api::coll_buffer(call, "dest", dest, bytes * size_t(a.size));
-  api::coll_buffer(call, "source", source, bytes);
+  api::coll_host_buffer(call, "dest", dest, bytes * size_t(a.size));
+  api::coll_host_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes * size_t(a.size), source, bytes, false);
   if (a.is_world()) {
     coll::Call c(world(), call);
@@ -105,8 +105,8 @@ void collect(const char *call, void *dest, const void *source, size_t nelems, si
   const api::ActiveSet a = api::active_set(call, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE);
   if (a.me < 0) return;
   const size_t bytes = nelems * elem;
-  api::coll_buffer(call, "dest", dest, bytes);
-  api::coll_buffer(call, "source", source, bytes);
+  api::coll_host_buffer(call, "dest", dest, bytes);
+  api::coll_host_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes, source, bytes, false);
   if (a.is_world()) {
     coll::Call c(world(), call);
@@ -126,8 +126,8 @@ void alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst, 
   const size_t count = nelems * size_t(a.size);
   const size_t dspan = count == 0 ? 0 : ((count - 1) * size_t(dst) + 1) * elem;
   const size_t sspan = count == 0 ? 0 : ((count - 1) * size_t(sst) + 1) * elem;
-  api::coll_buffer(call, "dest", dest, dspan);
-  api::coll_buffer(call, "source", source, sspan);
+  api::coll_host_buffer(call, "dest", dest, dspan);
+  api::coll_host_buffer(call, "source", source, sspan);
   api::coll_disjoint(call, dest, dspan, source, sspan, false);
   if (a.is_world()) {
     coll::Call c(world(), call);
@@ -153,8 +153,8 @@ void to_all(const char *call, uint64_t id, T *dest, const T *source, int nreduce
   if (a.me < 0) return;
   if (nreduce < 0) api::fail(call, "nreduce=%d is negative", nreduce);
   const size_t count = size_t(nreduce), bytes = count * sizeof(T);
-  api::coll_buffer(call, "dest", dest, bytes);
-  api::coll_buffer(call, "source", source, bytes);
+  api::coll_host_buffer(call, "dest", dest, bytes);
+  api::coll_host_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes, source, bytes, true);
   if (a.is_world()) {
     coll::Call c(world(), call);

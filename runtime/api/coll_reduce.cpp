@@ -1,6 +1,8 @@
-// Team reductions: shmem_TYPE_OP_reduce for every type of the reduction table (type_table.h), stamped.
+// Team reductions: shmem_TYPE_OP_reduce for every type of the reduction table (type_table.h), stamped. Buffers in
+// the GPU heap go through coll/rma_coll.hpp.
 #include "api/coll_common.hpp"
 #include "coll/reduce.hpp"
+#include "coll/rma_coll.hpp"
 #include "shmem.h"
 
 using namespace gpushmem;
@@ -18,9 +20,13 @@ template <class T, class Op>
 int team_reduce(const char *call, uint64_t id, shmem_team_t team, T *dest, const T *source, size_t nreduce) {
   team::Team &t = api::coll_team(call, team);
   const size_t bytes = nreduce * sizeof(T);
-  api::coll_buffer(call, "dest", dest, bytes);
-  api::coll_buffer(call, "source", source, bytes);
+  const bool gpu_dest = api::coll_buffer(call, "dest", dest, bytes);
+  const bool gpu_source = api::coll_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes, source, bytes, true);
+  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+    coll::rma_coll::reduce(t, call, coll::rma_coll::combine<T, Op>, sizeof(T), dest, source, nreduce);
+    return 0;
+  }
   coll::Call c(t, call);
   coll::reduce<T, Op>(c, dest, source, nreduce, id);
   return 0;

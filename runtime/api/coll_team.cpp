@@ -1,6 +1,7 @@
 // Team collectives other than reductions: broadcast, collect, fcollect, alltoall, alltoalls (typed, stamped
-// from the type table, and the mem forms).
+// from the type table, and the mem forms). Buffers in the GPU heap go through coll/rma_coll.hpp.
 #include "api/coll_common.hpp"
+#include "coll/rma_coll.hpp"
 #include "shmem.h"
 
 using namespace gpushmem;
@@ -13,9 +14,13 @@ int broadcast(const char *call, shmem_team_t team, void *dest, const void *sourc
   if (root < 0 || root >= t.n())
     api::fail(call, "PE_root=%d is out of range: the team has %d PEs (0..%d)", root, t.n(), t.n() - 1);
   const size_t bytes = nelems * elem;
-  api::coll_buffer(call, "dest", dest, bytes);
-  api::coll_buffer(call, "source", source, bytes);
+  const bool gpu_dest = api::coll_buffer(call, "dest", dest, bytes);
+  const bool gpu_source = api::coll_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes, source, bytes, false);
+  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+    coll::rma_coll::broadcast(t, call, dest, source, bytes, root);
+    return 0;
+  }
   coll::Call c(t, call);
   coll::broadcast(c, dest, source, bytes, root, true);
   return 0;
@@ -24,9 +29,13 @@ int broadcast(const char *call, shmem_team_t team, void *dest, const void *sourc
 int fcollect(const char *call, shmem_team_t team, void *dest, const void *source, size_t nelems, size_t elem) {
   team::Team &t = api::coll_team(call, team);
   const size_t bytes = nelems * elem;
-  api::coll_buffer(call, "dest", dest, bytes * size_t(t.n()));
-  api::coll_buffer(call, "source", source, bytes);
+  const bool gpu_dest = api::coll_buffer(call, "dest", dest, bytes * size_t(t.n()));
+  const bool gpu_source = api::coll_buffer(call, "source", source, bytes);
   api::coll_disjoint(call, dest, bytes * size_t(t.n()), source, bytes, false);
+  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+    coll::rma_coll::fcollect(t, call, dest, source, bytes);
+    return 0;
+  }
   coll::Call c(t, call);
   coll::fcollect(c, dest, source, bytes);
   return 0;
@@ -35,9 +44,13 @@ int fcollect(const char *call, shmem_team_t team, void *dest, const void *source
 int collect(const char *call, shmem_team_t team, void *dest, const void *source, size_t nelems, size_t elem) {
   team::Team &t = api::coll_team(call, team);
   const size_t bytes = nelems * elem;
-  api::coll_buffer(call, "source", source, bytes);
-  api::coll_buffer(call, "dest", dest, bytes);  // its full size is known only inside the call
+  const bool gpu_source = api::coll_buffer(call, "source", source, bytes);
+  const bool gpu_dest = api::coll_buffer(call, "dest", dest, bytes);  // its full size is known only inside the call
   api::coll_disjoint(call, dest, bytes, source, bytes, false);
+  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+    coll::rma_coll::collect(t, call, dest, source, bytes);
+    return 0;
+  }
   coll::Call c(t, call);
   coll::collect(c, dest, source, bytes);
   return 0;
@@ -46,9 +59,13 @@ int collect(const char *call, shmem_team_t team, void *dest, const void *source,
 int alltoall(const char *call, shmem_team_t team, void *dest, const void *source, size_t nelems, size_t elem) {
   team::Team &t = api::coll_team(call, team);
   const size_t bytes = nelems * elem, all = bytes * size_t(t.n());
-  api::coll_buffer(call, "dest", dest, all);
-  api::coll_buffer(call, "source", source, all);
+  const bool gpu_dest = api::coll_buffer(call, "dest", dest, all);
+  const bool gpu_source = api::coll_buffer(call, "source", source, all);
   api::coll_disjoint(call, dest, all, source, all, false);
+  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+    coll::rma_coll::alltoall(t, call, dest, source, bytes);
+    return 0;
+  }
   coll::Call c(t, call);
   coll::alltoall(c, dest, source, bytes);
   return 0;
@@ -62,9 +79,13 @@ int alltoalls(const char *call, shmem_team_t team, void *dest, const void *sourc
   const size_t count = nelems * size_t(t.n());
   const size_t dspan = count == 0 ? 0 : ((count - 1) * size_t(dst) + 1) * elem;
   const size_t sspan = count == 0 ? 0 : ((count - 1) * size_t(sst) + 1) * elem;
-  api::coll_buffer(call, "dest", dest, dspan);
-  api::coll_buffer(call, "source", source, sspan);
+  const bool gpu_dest = api::coll_buffer(call, "dest", dest, dspan);
+  const bool gpu_source = api::coll_buffer(call, "source", source, sspan);
   api::coll_disjoint(call, dest, dspan, source, sspan, false);
+  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+    coll::rma_coll::alltoalls(t, call, dest, source, dst, sst, nelems, elem);
+    return 0;
+  }
   coll::Call c(t, call);
   coll::alltoalls(c, dest, source, dst, sst, nelems, elem);
   return 0;

@@ -129,6 +129,7 @@ void start(const char *call, int requested, int *provided, const shmemx_init_att
   if (env_status != Status::ok) init_failed(call, "malformed environment variable (see above)");
   if (const std::string range = env::check_ranges(e); !range.empty()) init_failed(call, range.c_str());
   r.error_checks = GPUSHMEM_BUILT_WITH_ERROR_CHECKS && e.GPUSHMEM_ERROR_CHECKS;
+  r.test_coll_rma = e.GPUSHMEM_TEST_COLL_RMA;
   if (sync::configure_waits(e.GPUSHMEM_WAIT_POLICY) != Status::ok)
     init_failed(call, "malformed environment variable (see above)");
   // Before the bootstrap starts threads: the globals' pages are copied, then replaced.

@@ -1,6 +1,8 @@
 // The runtime's own symmetric words, at offset 0 of every heap, before the user's allocations.
 #pragma once
 
+#include "gpushmem/team_state.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -20,6 +22,9 @@ struct InternalArea {
   // The arguments of this PE's latest symmetric-memory call (shmem_malloc, _align, _free, _realloc) and how
   // many it made: PE 0's are what every PE compares its own with (api/memory.cpp).
   alignas(64) uint64_t memory_call[4];
+  // A host collect on buffers the collective engine cannot reach (the GPU heap, coll/rma_coll.cpp): this PE's
+  // count, by team slot, read by the other members.
+  alignas(64) uint64_t collect_count[GPUSHMEM_MAX_TEAMS];
 };
 
 // The user part of the heap starts here (page aligned so user data never shares a page with runtime words).

@@ -1,15 +1,11 @@
 #include "proxy/proxy_coll.hpp"
 
-#include <algorithm>
-#include <cstring>
+#include <cstdint>
 #include <type_traits>
-#include <vector>
 
-#include "api/api_common.hpp"
 #include "coll/reduce.hpp"
-#include "gpu/gpu.hpp"
+#include "coll/rma_coll.hpp"
 #include "net/net.hpp"
-#include "rma/host_rma.hpp"
 #include "state.hpp"
 
 namespace gpushmem::proxy_rt {
@@ -19,14 +15,8 @@ namespace {
 constexpr const char *kReduceCall = "a device reduction (through the proxy)";
 constexpr const char *kCollectCall = "a device collect (through the proxy)";
 
-using Combine = void (*)(void *acc, const void *in, size_t n);
-
-template <class T, class Op>
-void combine(void *acc, const void *in, size_t n) {
-  T *a = static_cast<T *>(acc);
-  const T *b = static_cast<const T *>(in);
-  for (size_t i = 0; i < n; ++i) a[i] = Op::apply(a[i], b[i]);
-}
+using coll::rma_coll::Combine;
+using coll::rma_coll::combine;
 
 template <class T>
 Combine combine_for(uint32_t op) {
@@ -88,12 +78,9 @@ Combine combine_for(uint32_t elem, uint32_t op) {
   }
 }
 
-// The team a COLL slot names, checked: every member a PE of the job, this PE the member it says it is.
-struct Team {
-  int start = 0, stride = 0, size = 0, index = 0;
-  int pe(int i) const { return start + i * stride; }
-};
+using Team = coll::rma_coll::Members;
 
+// The team a COLL slot names, checked: every member a PE of the job, this PE the member it says it is.
 const char *team_of(const gpushmem_proxy_slot_t &s, Team *t) {
   t->start = gpushmem_proxy_pair_low(s.value);
   t->stride = gpushmem_proxy_pair_high(s.value);
@@ -118,13 +105,6 @@ const char *buffers(const gpushmem_proxy_slot_t &s, uint64_t bytes, char **dest,
   return nullptr;
 }
 
-// Member index's share of n elements among size members, as device code computes it over P2P.
-void share_of(uint64_t n, int size, int index, uint64_t *first, uint64_t *last) {
-  const uint64_t share = (n + static_cast<uint64_t>(size) - 1) / static_cast<uint64_t>(size);
-  *first = std::min(n, share * static_cast<uint64_t>(index));
-  *last = std::min(n, *first + share);
-}
-
 const char *run_reduce(const gpushmem_proxy_slot_t &s, const Team &t) {
   const uint32_t elem = gpushmem_proxy_coll_elem(s.signal), op = gpushmem_proxy_coll_op(s.signal);
   const Combine f = combine_for(elem, op);
@@ -135,42 +115,8 @@ const char *run_reduce(const gpushmem_proxy_slot_t &s, const Team &t) {
   char *dest = nullptr;
   const char *source = nullptr;
   if (const char *why = buffers(s, n * width, &dest, &source)) return why;
-  uint64_t first = 0, last = 0;
-  share_of(n, t.size, t.index, &first, &last);
-  if (first == last) return nullptr;
-  const size_t piece = kCollPieceBytes / width;
-  std::vector<uint64_t> acc((std::min<uint64_t>(last - first, piece) * width + 7) / 8);
-  std::vector<uint64_t> in(t.size > 1 ? acc.size() : 0);
-  for (uint64_t at = first; at < last; at += piece) {
-    const size_t count = static_cast<size_t>(std::min<uint64_t>(piece, last - at));
-    const size_t offset = static_cast<size_t>(at) * width;
-    // In team order, as over P2P: every member's share comes out bit for bit the same on every PE.
-    rma::get_bytes(kReduceCall, acc.data(), source + offset, count, width, t.pe(0));
-    for (int i = 1; i < t.size; ++i) {
-      rma::get_bytes(kReduceCall, in.data(), source + offset, count, width, t.pe(i));
-      f(acc.data(), in.data(), count);
-    }
-    for (int k = 1; k <= t.size; ++k)  // the next member first, so members do not all start on one PE
-      rma::put_bytes(kReduceCall, dest + offset, acc.data(), count, width, t.pe((t.index + k) % t.size));
-  }
+  coll::rma_coll::reduce_share(kReduceCall, t, f, width, dest, source, n);
   return nullptr;
-}
-
-// A collect's count word on PE pe: a runtime word (device code's is in its GPU heap's internal area, which the host
-// API's symmetric-address checks refuse), read through the mapping or the network as they would.
-void read_count(const char *sym, int pe, uint64_t *out) {
-  const Runtime &r = rt();
-  if (r.gpu.base != nullptr && sym >= r.gpu.base && sym < r.gpu.base + r.gpu.limit) {
-    if (char *peer = r.gpu.peer_base[static_cast<size_t>(pe)]; peer != nullptr) {
-      if (gpu::copy(kCollectCall, out, peer + (sym - r.gpu.base), sizeof *out) != Status::ok)
-        api::fail(kCollectCall, "reading PE %d's published count failed (the CUDA error is above)", pe);
-      return;
-    }
-  } else if (char *peer = r.p2p.heap_base(pe); peer != nullptr) {
-    std::memcpy(out, peer + (sym - r.heap.base()), sizeof *out);
-    return;
-  }
-  net::get(kCollectCall, 0, pe, out, sym, sizeof *out);
 }
 
 const char *run_collect(const gpushmem_proxy_slot_t &s, const Team &t) {
@@ -180,8 +126,7 @@ const char *run_collect(const gpushmem_proxy_slot_t &s, const Team &t) {
   if (counts == nullptr) return "its count word is not a symmetric word of this PE";
   uint64_t at = 0;  // where this member's block starts: the counts the members before it published
   for (int i = 0; i < t.index; ++i) {
-    uint64_t count = 0;
-    read_count(counts, t.pe(i), &count);
+    const uint64_t count = coll::rma_coll::read_word(kCollectCall, counts, t.pe(i));
     if (count > UINT64_MAX - at) return "the counts the members before it published overflow";
     at += count;
   }
@@ -195,13 +140,7 @@ const char *run_collect(const gpushmem_proxy_slot_t &s, const Team &t) {
   if (symmetric_address(gpushmem_proxy_remote_region(s.remote), gpushmem_proxy_remote_offset(s.remote) + at, bytes) ==
       nullptr)
     return "this member's block (after the counts of the members before it) ends past its symmetric region";
-  std::vector<uint64_t> buffer((std::min<uint64_t>(bytes, kCollPieceBytes) + 7) / 8);
-  for (uint64_t done = 0; done < bytes; done += kCollPieceBytes) {
-    const size_t count = static_cast<size_t>(std::min<uint64_t>(kCollPieceBytes, bytes - done));
-    rma::get_bytes(kCollectCall, buffer.data(), source + done, count, 1, rt().my_pe);
-    for (int k = 1; k <= t.size; ++k)
-      rma::put_bytes(kCollectCall, dest + at + done, buffer.data(), count, 1, t.pe((t.index + k) % t.size));
-  }
+  coll::rma_coll::push(kCollectCall, t, dest + at, source, bytes);
   return nullptr;
 }
 

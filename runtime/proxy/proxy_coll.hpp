@@ -2,7 +2,7 @@
 // collect of a team that has a member device code cannot map. Every member's proxy executes its own member's
 // slot; together they do what the members' device code does over P2P (device/coll.cuh), reaching each member
 // with the host API's RMA: this PE's GPU heap and mapped peers' by copies, the others through the network and
-// their memory agents. Each runs in pieces of at most kCollPieceBytes, so any size needs bounded host memory.
+// their memory agents (coll/rma_coll.hpp's pieces, which the host API's collectives on GPU buffers use too).
 #pragma once
 
 #include <cstddef>
@@ -11,8 +11,6 @@
 #include "gpushmem/proxy_channel.h"
 
 namespace gpushmem::proxy_rt {
-
-inline constexpr size_t kCollPieceBytes = size_t{1} << 20;
 
 // This PE's address of `bytes` bytes at `offset` of symmetric region `region`, or nullptr when they are not
 // all in it (runtime_backend.cpp).

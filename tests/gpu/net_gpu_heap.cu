@@ -6,7 +6,7 @@
 //   (staged through host memory); typed p / g; strided iput / iget; every atomic on a GPU-heap word, also
 //   while the owner's kernel updates the same word with device atomics; putmem_signal of 3 MiB from a
 //   device buffer that the target's kernel waits for with shmem_signal_wait_until and then checks on the
-//   GPU (the signal lands after the payload).
+//   GPU (the signal lands after the payload); the host team collectives on GPU-heap buffers.
 #include <cuda_runtime.h>
 #include <shmem.h>
 
@@ -273,6 +273,81 @@ void put_signal(int me, int next, int prev) {
   shmem_free(data);
 }
 
+// The host team collectives on GPU-heap buffers (coll/rma_coll.cpp): broadcast, fcollect, collect, alltoall, an
+// int sum reduction in place and a double max out of place, on SHMEM_TEAM_WORLD, each checked through cudaMemcpy.
+void collectives(int me, int npes) {
+  constexpr size_t kN = 300000;  // a reduction share above one 1 MiB piece on 2 PEs
+  auto *a = static_cast<int *>(shmem_malloc(kN * sizeof(int) * static_cast<size_t>(npes)));
+  auto *b = static_cast<int *>(shmem_malloc(kN * sizeof(int) * static_cast<size_t>(npes)));
+  auto *x = static_cast<double *>(shmem_malloc(kN * sizeof(double)));
+  auto *y = static_cast<double *>(shmem_malloc(kN * sizeof(double)));
+  PE_CHECK(a != nullptr && b != nullptr && x != nullptr && y != nullptr, "shmem_malloc for the collectives failed");
+  if (a == nullptr || b == nullptr || x == nullptr || y == nullptr) return;
+  const size_t all = kN * static_cast<size_t>(npes);
+  std::vector<int> host(all), back(all);
+  auto put = [](void *dev, const void *h, size_t bytes) { CUDA_CHECK(cudaMemcpy(dev, h, bytes, cudaMemcpyDefault)); };
+  auto get = [](void *h, const void *dev, size_t bytes) { CUDA_CHECK(cudaMemcpy(h, dev, bytes, cudaMemcpyDefault)); };
+
+  for (size_t i = 0; i < kN; ++i) host[i] = me * 1000003 + static_cast<int>(i);
+  put(a, host.data(), kN * sizeof(int));
+  shmem_int_broadcast(SHMEM_TEAM_WORLD, b, a, kN, npes - 1);
+  get(back.data(), b, kN * sizeof(int));
+  for (size_t i = 0; i < kN; ++i)
+    if (back[i] != (npes - 1) * 1000003 + static_cast<int>(i)) {
+      PE_FAIL("broadcast on GPU buffers: element %zu is %d", i, back[i]);
+      break;
+    }
+  shmem_int_fcollect(SHMEM_TEAM_WORLD, b, a, kN);
+  get(back.data(), b, all * sizeof(int));
+  for (size_t i = 0; i < all; ++i)
+    if (back[i] != static_cast<int>(i / kN) * 1000003 + static_cast<int>(i % kN)) {
+      PE_FAIL("fcollect on GPU buffers: element %zu is %d", i, back[i]);
+      break;
+    }
+  const size_t mine = static_cast<size_t>(me) + 1;  // member k brings k + 1 elements
+  shmem_int_collect(SHMEM_TEAM_WORLD, b, a, mine);
+  get(back.data(), b, all * sizeof(int));
+  for (int k = 0, at = 0; k < npes; at += k + 1, ++k)
+    for (int i = 0; i <= k; ++i)
+      PE_CHECK(back[static_cast<size_t>(at + i)] == k * 1000003 + i,
+               "collect on GPU buffers: member %d element %d is %d", k, i, back[static_cast<size_t>(at + i)]);
+  for (size_t i = 0; i < all; ++i) host[i] = me * 1000003 + static_cast<int>(i);
+  put(a, host.data(), all * sizeof(int));
+  shmem_int_alltoall(SHMEM_TEAM_WORLD, b, a, kN);
+  get(back.data(), b, all * sizeof(int));
+  for (size_t i = 0; i < all; ++i) {
+    const size_t from = i / kN, at = static_cast<size_t>(me) * kN + i % kN;
+    if (back[i] != static_cast<int>(from) * 1000003 + static_cast<int>(at)) {
+      PE_FAIL("alltoall on GPU buffers: element %zu is %d", i, back[i]);
+      break;
+    }
+  }
+  for (size_t i = 0; i < kN; ++i) host[i] = me + static_cast<int>(i % 1000);
+  put(a, host.data(), kN * sizeof(int));
+  shmem_int_sum_reduce(SHMEM_TEAM_WORLD, a, a, kN);  // in place
+  get(back.data(), a, kN * sizeof(int));
+  for (size_t i = 0; i < kN; ++i)
+    if (back[i] != npes * (npes - 1) / 2 + npes * static_cast<int>(i % 1000)) {
+      PE_FAIL("sum reduction in place on GPU buffers: element %zu is %d", i, back[i]);
+      break;
+    }
+  std::vector<double> dh(kN), dback(kN);
+  for (size_t i = 0; i < kN; ++i) dh[i] = 0.5 * ((me + static_cast<int>(i)) % npes) + static_cast<double>(i);
+  put(x, dh.data(), kN * sizeof(double));
+  shmem_double_max_reduce(SHMEM_TEAM_WORLD, y, x, kN);
+  get(dback.data(), y, kN * sizeof(double));
+  for (size_t i = 0; i < kN; ++i)
+    if (dback[i] != 0.5 * (npes - 1) + static_cast<double>(i)) {
+      PE_FAIL("max reduction on GPU buffers: element %zu is %g", i, dback[i]);
+      break;
+    }
+  shmem_barrier_all();
+  shmem_free(y);
+  shmem_free(x);
+  shmem_free(b);
+  shmem_free(a);
+}
+
 }  // namespace
 
 int main() {
@@ -283,5 +358,6 @@ int main() {
   typed(me, next, prev);
   atomics(me, npes);
   put_signal(me, next, prev);
+  collectives(me, npes);
   return pe_finish("net_gpu_heap");
 }

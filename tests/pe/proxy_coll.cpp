@@ -5,7 +5,7 @@
 // (runtime/proxy/proxy_coll.cpp), reaching the members on the other virtual host through UCX and the node's own
 // through the shared heap. Then every PE checks its whole dest against what it computes from every PE's pattern.
 //   - reductions of every element class and width the device has, every operator, counts below the team size
-//     (members with an empty share), one piece and several (kCollPieceBytes), in place (dest == source);
+//     (members with an empty share), one piece and several (coll::rma_coll::kPieceBytes), in place (dest == source);
 //   - collect with a count per PE, one of them 0, and one block larger than a piece;
 //   - the same over a strided team (the odd PEs, one on each virtual host with 4 PEs);
 //   - `pe_proxy_coll bad_team`: a request naming another PE as its member ends the job naming the proxy channel
@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "coll/rma_coll.hpp"
 #include "gpushmem/proxy_producer.hpp"
 #include "heap/internal_area.hpp"
 #include "pe_check.h"
@@ -201,7 +202,7 @@ void check_collect(const Rig &r, bool large) {
 }
 
 void run_cases(const Rig &r) {
-  const size_t piece_floats = gpushmem::proxy_rt::kCollPieceBytes / sizeof(float);
+  const size_t piece_floats = gpushmem::coll::rma_coll::kPieceBytes / sizeof(float);
   const size_t counts[] = {1, 3, 1000, piece_floats * 2 + 17};
   int salt = 0;
   for (size_t n : counts) {
