@@ -38,6 +38,25 @@ void strided_block(const char *call, char *dest, ptrdiff_t dst, const char *sour
   rma::iput<Bytes>(call, dest, buffer.data(), dst, 1, nelems, pe);
 }
 
+using StridedBlock = void (*)(const char *, char *, ptrdiff_t, const char *, ptrdiff_t, size_t, int,
+                              std::vector<uint64_t> &);
+StridedBlock strided_block_of(size_t elem) {
+  switch (elem) {
+    case 1:
+      return strided_block<1>;
+    case 2:
+      return strided_block<2>;
+    case 4:
+      return strided_block<4>;
+    case 8:
+      return strided_block<8>;
+    case 16:
+      return strided_block<16>;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 Members members_of(const team::Team &t) {
@@ -146,31 +165,15 @@ void alltoalls(team::Team &t, const char *call, void *dest, const void *source, 
   const Members m = members_of(t);
   sync(t, call);
   if (nelems != 0) {
+    const StridedBlock block = strided_block_of(elem);
+    if (block == nullptr) api::fail(call, "an element of %zu bytes has no strided form (1, 2, 4, 8 or 16)", elem);
     std::vector<uint64_t> buffer;
     const ptrdiff_t n = static_cast<ptrdiff_t>(nelems), me = m.index, e = static_cast<ptrdiff_t>(elem);
     for (int k = 1; k <= m.size; ++k) {
       const int j = (m.index + k) % m.size;
       char *to = static_cast<char *>(dest) + dst * me * n * e;
       const char *from = static_cast<const char *>(source) + sst * static_cast<ptrdiff_t>(j) * n * e;
-      switch (elem) {
-        case 1:
-          strided_block<1>(call, to, dst, from, sst, nelems, m.pe(j), buffer);
-          break;
-        case 2:
-          strided_block<2>(call, to, dst, from, sst, nelems, m.pe(j), buffer);
-          break;
-        case 4:
-          strided_block<4>(call, to, dst, from, sst, nelems, m.pe(j), buffer);
-          break;
-        case 8:
-          strided_block<8>(call, to, dst, from, sst, nelems, m.pe(j), buffer);
-          break;
-        case 16:
-          strided_block<16>(call, to, dst, from, sst, nelems, m.pe(j), buffer);
-          break;
-        default:
-          api::fail(call, "an element of %zu bytes has no strided form (1, 2, 4, 8 or 16)", elem);
-      }
+      block(call, to, dst, from, sst, nelems, m.pe(j), buffer);
     }
   }
   finish(t, call);

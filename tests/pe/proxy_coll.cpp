@@ -28,13 +28,15 @@
 #include "proxy/proxy_service.hpp"
 #include "proxy/runtime_backend.hpp"
 #include "proxy_host_mem.hpp"
+#include "proxy_requests.hpp"
 #include "state.hpp"
 #include "transport.hpp"
 
 namespace {
 
 using gpushmem::test::HostChannel;
-using gpushmem::test::HostMem;
+using gpushmem::test::issue;
+using gpushmem::test::wait_completed;
 namespace proxy = gpushmem::proxy;
 
 constexpr size_t kMaxBytes = (size_t{5} << 20) + 64;  // each symmetric buffer
@@ -50,17 +52,6 @@ uint64_t remote_of(const void *sym) {
                                static_cast<uint32_t>(gpushmem::transport::Region::heap));
 }
 
-void wait_completed(const gpushmem_proxy_channel_t &c, uint64_t until, const char *what) {
-  const double start = pe_now_s();
-  while (!proxy::completed_before<HostMem>(c, until)) {
-    if (pe_now_s() - start > 60) {
-      PE_FAIL("%s: request %llu not complete after 60 s", what, static_cast<unsigned long long>(until - 1));
-      return;
-    }
-    std::this_thread::yield();
-  }
-}
-
 // What a group leader does: one COLL slot, waited for.
 void post_coll(const gpushmem_proxy_channel_t &c, const Team &t, uint32_t kind, uint32_t elem, uint32_t op, void *dest,
                const void *source, uint64_t count, const uint64_t *count_word, const char *what) {
@@ -73,10 +64,7 @@ void post_coll(const gpushmem_proxy_channel_t &c, const Team &t, uint32_t kind, 
   s.signal = gpushmem_proxy_coll(counts, static_cast<uint32_t>(gpushmem::transport::Region::heap), kind, elem, op);
   s.value = gpushmem_proxy_pair(t.start, t.stride);
   s.compare = gpushmem_proxy_pair(t.size, t.index);
-  uint64_t index = 0;
-  if (proxy::reserve<HostMem>(c, 1, &index, 20000000000ull) != proxy::Room::ok) PE_FAIL("no room in the ring for 20 s");
-  proxy::publish<HostMem>(c, index, s, GPUSHMEM_PROXY_OP_COLL, 0, static_cast<uint32_t>(shmem_my_pe()));
-  wait_completed(c, index + 1, what);
+  wait_completed(c, issue(c, s, GPUSHMEM_PROXY_OP_COLL, 0, shmem_my_pe()) + 1, what, 60);
 }
 
 template <class T>

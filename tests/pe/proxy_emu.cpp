@@ -28,6 +28,7 @@
 #include "proxy/proxy_service.hpp"
 #include "proxy/runtime_backend.hpp"
 #include "proxy_host_mem.hpp"
+#include "proxy_requests.hpp"
 #include "state.hpp"
 #include "transport.hpp"
 
@@ -35,6 +36,8 @@ namespace {
 
 using gpushmem::test::HostChannel;
 using gpushmem::test::HostMem;
+using gpushmem::test::issue;
+using gpushmem::test::wait_completed;
 namespace proxy = gpushmem::proxy;
 
 constexpr int kThreads = 4;
@@ -63,25 +66,6 @@ uint64_t signal_of(const void *sym, uint32_t amo) {
   const char *base = gpushmem::rt().heap.base();
   return gpushmem_proxy_signal(static_cast<uint64_t>(static_cast<const char *>(sym) - base),
                                static_cast<uint32_t>(gpushmem::transport::Region::heap), amo);
-}
-
-// One request from a host thread: reserve, fill, publish. Returns its index.
-uint64_t issue(const gpushmem_proxy_channel_t &c, gpushmem_proxy_slot_t body, uint32_t op, uint32_t flags, int pe) {
-  uint64_t index = 0;
-  if (proxy::reserve<HostMem>(c, 1, &index, 20000000000ull) != proxy::Room::ok) PE_FAIL("no room in the ring for 20 s");
-  proxy::publish<HostMem>(c, index, body, op, flags, static_cast<uint32_t>(pe));
-  return index;
-}
-
-void wait_completed(const gpushmem_proxy_channel_t &c, uint64_t until, const char *what) {
-  const double start = pe_now_s();
-  while (!proxy::completed_before<HostMem>(c, until)) {
-    if (pe_now_s() - start > 30) {
-      PE_FAIL("%s: request %llu not complete after 30 s", what, static_cast<unsigned long long>(until - 1));
-      return;
-    }
-    std::this_thread::yield();
-  }
 }
 
 gpushmem_proxy_slot_t slot(uint64_t remote, const void *local, uint32_t size) {
