@@ -236,12 +236,7 @@ int main(int argc, char **argv) {
   PE_CHECK(a != nullptr && b != nullptr, "shmem_malloc failed");
 
   HostChannel ring(64);
-  gpushmem::proxy_rt::RuntimeBackend backend({});
-  proxy::ServiceOptions options;
-  options.watchdog_ns = 20000000000ull;
-  proxy::Service service(&backend, options);
-  service.add_channel(ring.c);
-  service.start();
+  gpushmem::test::RuntimeProxy runtime_proxy({&ring.c}, 20000000000ull);
 
   if (argc > 1 && std::strcmp(argv[1], "bad_team") == 0) {
     // This PE names itself member 1 of the world team: its proxy refuses the request and ends the job.
@@ -261,7 +256,7 @@ int main(int argc, char **argv) {
   if (npes >= 4) run_cases(odd);
 
   shmem_barrier_all();
-  service.stop();
+  runtime_proxy.service.stop();
   shmem_free(b);
   shmem_free(a);
   return pe_finish("proxy_coll");

@@ -89,12 +89,7 @@ int run_many(int peer) {
   auto *sym = static_cast<ManySym *>(shmem_calloc(1, sizeof(ManySym)));
   shmem_barrier_all();
   HostChannel ring(64);
-  gpushmem::proxy_rt::RuntimeBackend backend({});
-  proxy::ServiceOptions options;
-  options.watchdog_ns = 10000000000ull;
-  proxy::Service service(&backend, options);
-  service.add_channel(ring.c);
-  service.start();
+  gpushmem::test::RuntimeProxy runtime_proxy({&ring.c}, 10000000000ull);
   std::vector<std::vector<uint64_t>> tickets(kManyThreads);
   std::vector<std::thread> producers;
   for (int t = 0; t < kManyThreads; ++t)
@@ -136,7 +131,7 @@ int run_many(int peer) {
     PE_FAIL("counter %llu (expected %llu), ticket %llu (expected %llu)", static_cast<unsigned long long>(sym->counter),
             static_cast<unsigned long long>(kN * (kN + 1) / 2), static_cast<unsigned long long>(sym->ticket),
             static_cast<unsigned long long>(kN));
-  service.stop();
+  runtime_proxy.service.stop();
   shmem_barrier_all();
   shmem_free(sym);
   return pe_finish("proxy_emu many");
@@ -158,13 +153,7 @@ int main(int argc, char **argv) {
 
   // Two channels of 64 slots: one fed by the producer threads, one for this thread's requests.
   HostChannel puts(64), mine(64);
-  gpushmem::proxy_rt::RuntimeBackend backend({});
-  proxy::ServiceOptions options;
-  options.watchdog_ns = 10000000000ull;
-  proxy::Service service(&backend, options);
-  service.add_channel(puts.c);
-  service.add_channel(mine.c);
-  service.start();
+  gpushmem::test::RuntimeProxy runtime_proxy({&puts.c, &mine.c}, 10000000000ull);
 
   // PUTs from kThreads threads at once, through a ring smaller than what they issue.
   std::vector<std::thread> producers;
@@ -293,7 +282,7 @@ int main(int argc, char **argv) {
     }
   if (sym->swap_word != 200u + static_cast<uint64_t>(peer))
     PE_FAIL("swap word %llu, expected %d", static_cast<unsigned long long>(sym->swap_word), 200 + peer);
-  service.stop();
+  runtime_proxy.service.stop();
   shmem_barrier_all();
   shmem_free(sym);
   return pe_finish("proxy_emu");
