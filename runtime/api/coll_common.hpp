@@ -14,16 +14,18 @@ namespace gpushmem::api {
 // global, in globals the node's PEs share). True when it is in the GPU heap: the collective engine reads and writes
 // host buffers with loads and stores, so the team collectives take such a buffer through coll/rma_coll.hpp.
 inline bool coll_buffer(const char *call, const char *arg, const void *p, size_t bytes) {
-  if (bytes == 0) return false;
   const Runtime &r = rt();
   const char *c = static_cast<const char *>(p);
+  // Classified even when empty: a collect's members bring different counts, and every member must take one path.
+  const bool on_gpu = r.gpu.base != nullptr && c >= r.gpu.base && c < r.gpu.base + r.gpu.limit;
+  if (bytes == 0) return on_gpu;
   if (r.data.contains(c, 1) && !r.data_shared && r.n_pes > 1) [[unlikely]]
     fail(call,
          "%s=%p is a global or static variable, and the PEs of this node do not share their globals (they run "
          "different executables, or GPUSHMEM_SYMMETRIC_DATA=0 on some of them): use shmem_malloc",
          arg, p);
   if (r.error_checks) (void)remote_addr(call, arg, p, bytes, r.my_pe);
-  return r.gpu.base != nullptr && c >= r.gpu.base && c < r.gpu.base + r.gpu.limit;
+  return on_gpu;
 }
 
 // The team collectives' way for dest and source: through RMA (coll/rma_coll.hpp) when either is in the GPU heap,
@@ -34,7 +36,7 @@ inline bool coll_via_rma(bool dest_on_gpu, bool source_on_gpu) {
 
 // A buffer of a deprecated active-set collective: as coll_buffer, but the GPU heap is refused.
 inline void coll_host_buffer(const char *call, const char *arg, const void *p, size_t bytes) {
-  if (coll_buffer(call, arg, p, bytes)) [[unlikely]]
+  if (coll_buffer(call, arg, p, bytes) && bytes != 0) [[unlikely]]
     fail(call,
          "%s=%p is in the GPU symmetric heap: the deprecated active-set collectives do not support GPU memory (the "
          "team forms, e.g. shmem_broadcastmem with SHMEM_TEAM_WORLD, do)",

@@ -47,7 +47,11 @@ int collect(const char *call, shmem_team_t team, void *dest, const void *source,
   const bool gpu_source = api::coll_buffer(call, "source", source, bytes);
   const bool gpu_dest = api::coll_buffer(call, "dest", dest, bytes);  // its full size is known only inside the call
   api::coll_disjoint(call, dest, bytes, source, bytes, false);
-  if (api::coll_via_rma(gpu_dest, gpu_source)) [[unlikely]] {
+  // The path follows dest alone: members bring different counts, and one with none may pass any source.
+  if (gpu_source && !gpu_dest) [[unlikely]]
+    api::fail(call, "source=%p is in the GPU symmetric heap and dest=%p is not: a collect takes both from one", source,
+              dest);
+  if (api::coll_via_rma(gpu_dest, false)) [[unlikely]] {
     coll::rma_coll::collect(t, call, dest, source, bytes);
     return 0;
   }

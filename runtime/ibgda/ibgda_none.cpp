@@ -18,5 +18,8 @@ bool reaches(int) {
 std::string device_path(int) {
   return "";
 }
+bool serves_network() {
+  return false;
+}
 
 }  // namespace gpushmem::ibgda_rt

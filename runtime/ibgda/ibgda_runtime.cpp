@@ -353,6 +353,10 @@ bool reaches(int pe) {
   return g_ibgda && std::find(g_ibgda->pes.begin(), g_ibgda->pes.end(), pe) != g_ibgda->pes.end();
 }
 
+bool serves_network() {
+  return g_ibgda && !g_ibgda->nic;
+}
+
 std::string device_path(int pe) {
   if (!reaches(pe)) return "";
   if (g_ibgda->nic)

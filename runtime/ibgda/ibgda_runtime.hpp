@@ -28,5 +28,7 @@ bool running();
 bool reaches(int pe);
 // How device code reaches PE pe through IBGDA (SHMEM_INFO, gpushmem-info --peers), else "".
 std::string device_path(int pe);
+// Whether an IBGDA thread serves this PE's network (the NIC emulator's, between its polls; a real NIC has none).
+bool serves_network();
 
 }  // namespace gpushmem::ibgda_rt

@@ -137,8 +137,9 @@ const char *run_collect(const gpushmem_proxy_slot_t &s, const Team &t) {
   if (const char *why = buffers(s, bytes, &dest, &source)) return why;
   // dest must hold this member's block at its place: a collect whose counts disagree with dest's size is
   // refused here rather than written past the end.
-  if (symmetric_address(gpushmem_proxy_remote_region(s.remote), gpushmem_proxy_remote_offset(s.remote) + at, bytes) ==
-      nullptr)
+  const uint64_t dest_offset = gpushmem_proxy_remote_offset(s.remote);
+  if (at > UINT64_MAX - dest_offset ||
+      symmetric_address(gpushmem_proxy_remote_region(s.remote), dest_offset + at, bytes) == nullptr)
     return "this member's block (after the counts of the members before it) ends past its symmetric region";
   coll::rma_coll::push(kCollectCall, t, dest + at, source, bytes);
   return nullptr;

@@ -120,7 +120,8 @@ Status build(const char *call, Proxy &p) {
   if (e == cudaSuccess) e = cudaMemcpy(p.d_table, table.data(), bytes, cudaMemcpyHostToDevice);
   if (e != cudaSuccess) return gpu::rt_failed(e, call, kAdvice, "cudaMalloc/cudaMemcpy of the proxy's channel table");
 
-  p.backend = std::make_unique<RuntimeBackend>(std::move(bounce), !p.pes.empty());
+  // With no PE of its own and the NIC emulator's thread serving the network, it leaves that to the emulator.
+  p.backend = std::make_unique<RuntimeBackend>(std::move(bounce), !p.pes.empty() || !ibgda_rt::serves_network());
   proxy::ServiceOptions o;
   o.watchdog_ns = static_cast<uint64_t>(std::max<int64_t>(v.GPUSHMEM_PROXY_TIMEOUT, 0)) * 1000000000ull;
   o.stats = v.GPUSHMEM_PROXY_STATS;
@@ -163,7 +164,7 @@ Status start(const char *call) {
     if (net::kind(pe) == net::Kind::network && !ibgda_rt::reaches(pe)) p->pes.push_back(pe);
   }
   // With every network PE reached through IBGDA the proxy still executes device collect and reductions for teams
-  // with such members (COLL requests, proxy_coll.cpp); the emulator's thread serves the network then.
+  // with such members (COLL requests, proxy_coll.cpp).
   if (!network) return Status::ok;
   gpu::ContextScope in_pe_context;
   Status st = build(call, *p);
@@ -238,8 +239,10 @@ std::string device_path(int pe) {
   const transport::Transport *t = net::active();
   const std::string why = t != nullptr && t->reaches_gpu_memory()
                               ? "this UCX reaches GPU memory (" + t->memory_types() +
-                                    "): peers' GPU heaps one-sided as the line above says, this PE's GPU buffers "
-                                    "still staged"
+                                    (env::get().GPUSHMEM_UCX_GPU_ONE_SIDED
+                                         ? "): peers' GPU heaps one-sided as the line above says, this PE's GPU "
+                                           "buffers still staged"
+                                         : "), but GPUSHMEM_UCX_GPU_ONE_SIDED=0 sends everything through the agents")
                               : "this UCX does not reach GPU memory: its memory types are " +
                                     (t != nullptr ? t->memory_types() : std::string("host"));
   return "; device code: through the CPU proxy, channel " +

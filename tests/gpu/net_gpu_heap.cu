@@ -276,7 +276,7 @@ void put_signal(int me, int next, int prev) {
 // The host team collectives on GPU-heap buffers (coll/rma_coll.cpp): broadcast, fcollect, collect, alltoall, an
 // int sum reduction in place and a double max out of place, on SHMEM_TEAM_WORLD, each checked through cudaMemcpy.
 void collectives(int me, int npes) {
-  constexpr size_t kN = 300000;  // a reduction share above one 1 MiB piece on 2 PEs
+  constexpr size_t kN = 300000;  // the double reduction's share is above one 1 MiB piece on 2 PEs
   auto *a = static_cast<int *>(shmem_malloc(kN * sizeof(int) * static_cast<size_t>(npes)));
   auto *b = static_cast<int *>(shmem_malloc(kN * sizeof(int) * static_cast<size_t>(npes)));
   auto *x = static_cast<double *>(shmem_malloc(kN * sizeof(double)));
@@ -304,11 +304,13 @@ void collectives(int me, int npes) {
       PE_FAIL("fcollect on GPU buffers: element %zu is %d", i, back[i]);
       break;
     }
-  const size_t mine = static_cast<size_t>(me) + 1;  // member k brings k + 1 elements
-  shmem_int_collect(SHMEM_TEAM_WORLD, b, a, mine);
+  // Member k brings k elements: member 0 none, and its source is NULL (every member must still take the path
+  // for GPU buffers, which dest decides).
+  const size_t mine = static_cast<size_t>(me);
+  shmem_int_collect(SHMEM_TEAM_WORLD, b, me == 0 ? nullptr : a, mine);
   get(back.data(), b, all * sizeof(int));
-  for (int k = 0, at = 0; k < npes; at += k + 1, ++k)
-    for (int i = 0; i <= k; ++i)
+  for (int k = 0, at = 0; k < npes; at += k, ++k)
+    for (int i = 0; i < k; ++i)
       PE_CHECK(back[static_cast<size_t>(at + i)] == k * 1000003 + i,
                "collect on GPU buffers: member %d element %d is %d", k, i, back[static_cast<size_t>(at + i)]);
   for (size_t i = 0; i < all; ++i) host[i] = me * 1000003 + static_cast<int>(i);

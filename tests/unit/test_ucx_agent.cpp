@@ -194,6 +194,11 @@ TEST_CASE("ucx agent: host operations on a peer's agent region go through its ag
   }
   CHECK(cpu.writes() >= 5);
   CHECK(cpu.reads() >= 5);
+  // Empty ones (no one-sided part, no key): through the agent too, nothing to do.
+  uint8_t none = 0;
+  CHECK(t->put(0, 1, RemoteRef{Region::gpu_heap, 0}, &none, 0, transport::Completion::local, nullptr) == Status::ok);
+  CHECK(t->get(0, 1, &none, RemoteRef{Region::gpu_heap, 0}, 0) == Status::ok);
+  REQUIRE(t->quiet(0) == Status::ok);
 
   // Every atomic, 8 and 4 bytes.
   const RemoteRef w64{Region::gpu_heap, 0}, w32{Region::gpu_heap, 8};

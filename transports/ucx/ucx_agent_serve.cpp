@@ -39,7 +39,8 @@ bool UcxTransport::agent_region(int pe, Region region) const {
 bool UcxTransport::agent_data(int pe, RemoteRef ref, size_t bytes) const {
   if (!agent_region(pe, ref.region)) return false;
   const uint64_t one_sided = peers_[static_cast<size_t>(pe)].rma_bytes[static_cast<int>(ref.region)];
-  return ref.offset > one_sided || bytes > one_sided - ref.offset;
+  // No one-sided part (no key): everything through the agent, empty transfers included.
+  return one_sided == 0 || ref.offset > one_sided || bytes > one_sided - ref.offset;
 }
 
 agent::Regions UcxTransport::agent_regions() const {
@@ -426,6 +427,7 @@ Status UcxTransport::agent_send_locked(std::unique_lock<std::mutex> &lock, Chann
     ucp_request_param_t fp{};
     GPUSHMEM_CHECK(
         wait_request_locked(lock, c.worker, api_->ucp_worker_flush_nbx(c.worker, &fp), "fence (worker flush)", pe));
+    c.rma_unflushed = false;
   }
   ucp_ep_h ep = nullptr;
   GPUSHMEM_CHECK(ep_locked(c, pe, &ep));
@@ -547,6 +549,9 @@ Status UcxTransport::agent_amo_locked(std::unique_lock<std::mutex> &lock, Channe
 Status UcxTransport::agent_put_signal_locked(std::unique_lock<std::mutex> &lock, Channel &c, uint32_t channel, int pe,
                                              RemoteRef dst, const void *src, size_t bytes, RemoteRef signal,
                                              uint64_t value, bool add) {
+  // One-sided RMA issued before it lands first (Channel::rma_unflushed): the runtime's messages and a one-sided
+  // put_signal rely on a signal applied after the channel's earlier operations to the PE.
+  if (c.rma_unflushed) c.flush_before_agent = true;
   // Every chunk but the last as a put, all acknowledged before the last one goes with the signal: the
   // target may execute a rendezvous chunk after a later request.
   const size_t last = bytes > kAgentChunkBytes ? (bytes - 1) / kAgentChunkBytes * kAgentChunkBytes : 0;

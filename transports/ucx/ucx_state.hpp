@@ -51,6 +51,10 @@ struct UcxTransport::Channel {
   uint64_t agent_outstanding = 0;   // posted agent requests not acknowledged yet (ucx_agent_serve.cpp)
   std::string agent_error;          // the first refused or failed one since the last quiet
   bool flush_before_agent = false;  // a fence follows RMA the next agent request must not overtake
+  // One-sided RMA or atomics issued since the channel's last worker flush: an agent put-with-signal (payload and
+  // signal in one message, on another lane) flushes first, so its signal lands after them, as the one-sided
+  // put_signal's fence orders them.
+  bool rma_unflushed = false;
 };
 
 // A request that arrived, with its payload (a bounce buffer of at most kAgentChunkBytes), and then the

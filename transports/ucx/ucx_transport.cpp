@@ -236,10 +236,12 @@ Status UcxTransport::register_region(Region region, void *base, size_t bytes, tr
   const size_t mapped = agent == nullptr ? bytes : std::min(bytes, one_sided.bytes);
   if (mapped == 0) return Status::ok;
   if (one_sided.device_memory && !cuda_memory_) {
-    GPUSHMEM_LOG_ERROR(log::Subsys::net,
-                       "ucx: the %s of PE %d is GPU memory, which this UCX does not reach (its memory types: %s)",
-                       region_name(region), opt_.my_pe, memory_types_.c_str());
-    return Status::not_supported;
+    // An agent region is reached through its agent whatever this says: no one-sided part, then.
+    GPUSHMEM_LOG_WARN(log::Subsys::net,
+                      "ucx: the %s of PE %d is GPU memory, which this UCX does not reach (its memory types: %s): "
+                      "its agent serves all of it",
+                      region_name(region), opt_.my_pe, memory_types_.c_str());
+    return Status::ok;
   }
   ucp_mem_map_params_t mp{};
   mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
@@ -253,10 +255,17 @@ Status UcxTransport::register_region(Region region, void *base, size_t bytes, tr
   }
   ucs_status_t st = api_->ucp_mem_map(context_, &mp, &memh_[r]);
   if (st != UCS_OK) {
-    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: registering the %s of PE %d (%zu bytes at %p%s) failed: %s",
-                       region_name(region), opt_.my_pe, mapped, base, one_sided.device_memory ? ", GPU memory" : "",
-                       api_->ucs_status_string(st));
     memh_[r] = nullptr;
+    if (agent != nullptr) {
+      GPUSHMEM_LOG_WARN(log::Subsys::net,
+                        "ucx: registering the first %zu bytes of the %s of PE %d%s for one-sided access failed (%s): "
+                        "its agent serves all of it (GPUSHMEM_UCX_GPU_ONE_SIDED=0 skips the attempt)",
+                        mapped, region_name(region), opt_.my_pe, one_sided.device_memory ? " (GPU memory)" : "",
+                        api_->ucs_status_string(st));
+      return Status::ok;
+    }
+    GPUSHMEM_LOG_ERROR(log::Subsys::net, "ucx: registering the %s of PE %d (%zu bytes at %p) failed: %s",
+                       region_name(region), opt_.my_pe, mapped, base, api_->ucs_status_string(st));
     return Status::system_error;
   }
   if (agent != nullptr) rma_bytes_[r] = mapped;
@@ -636,6 +645,7 @@ Status UcxTransport::put(uint32_t channel, int pe, RemoteRef dst, const void *sr
   ucp_request_param_t param{};
   void *req = api_->ucp_put_nbx(t.ep, src, bytes, t.raddr, t.rkey, &param);
   note_written_locked(c, channel);
+  c.rma_unflushed = true;
   if (token != nullptr) *token = Token{channel, c.issued};
   return finish_locked(lock, c, req, completion == Completion::local, "put", pe);
 }
@@ -671,7 +681,10 @@ Status UcxTransport::issue_amo_locked(std::unique_lock<std::mutex> &lock, Channe
   // Not offered by the lanes UCX chose (bitwise fetching atomics on some NICs): the caller emulates it.
   if (UCS_PTR_IS_ERR(req) && UCS_PTR_STATUS(req) == UCS_ERR_UNSUPPORTED) return Status::not_supported;
   // A fetching one is complete at its target when its reply is here: only posted ones wait for a quiet.
-  if (!wait) note_written_locked(c, channel);
+  if (!wait) {
+    note_written_locked(c, channel);
+    c.rma_unflushed = true;
+  }
   return finish_locked(lock, c, req, wait, what, pe);
 }
 
@@ -999,6 +1012,7 @@ Status UcxTransport::quiet(uint32_t channel) {
     const bool was_runtime = c.runtime_written;
     // The flush covers everything the worker issued, the runtime's operations too.
     c.written = c.runtime_written = false;
+    c.rma_unflushed = false;
     // Every operation the channel's worker issued, complete at its target (PE -1: any PE the channel wrote).
     ucp_request_param_t param{};
     void *req = api_->ucp_worker_flush_nbx(c.worker, &param);
@@ -1035,7 +1049,10 @@ Status UcxTransport::fence_locked(std::unique_lock<std::mutex> &lock, Channel &c
   // TCP). The same flush, waited for here, drives every worker of this PE.
   if (!c.written && !c.runtime_written) return Status::ok;
   ucp_request_param_t param{};
-  return wait_request_locked(lock, c.worker, api_->ucp_worker_flush_nbx(c.worker, &param), what, pe);
+  GPUSHMEM_CHECK(wait_request_locked(lock, c.worker, api_->ucp_worker_flush_nbx(c.worker, &param), what, pe));
+  c.rma_unflushed = false;
+  c.flush_before_agent = false;  // flushed just now
+  return Status::ok;
 }
 
 bool UcxTransport::progress(bool try_only) {
