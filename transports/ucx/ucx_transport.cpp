@@ -765,18 +765,13 @@ Status UcxTransport::put_signal(uint32_t channel, int pe, RemoteRef dst, const v
                                 RemoteRef signal, uint64_t value, bool add) {
   GPUSHMEM_CHECK(check_range("put_signal", pe, dst, bytes));
   GPUSHMEM_CHECK(check_range("put_signal's signal", pe, signal, sizeof(uint64_t)));
-  if (agent_data(pe, dst, bytes)) [[unlikely]] {
+  // Either end through an agent: payload and signal travel whole as one agent request (the signal atomic with the
+  // memory's own atomics), after the channel's one-sided RMA (agent_put_signal_locked). A one-sided payload with
+  // a fence before an agent signal drained every posted agent request of the channel, the other threads' too, and
+  // under ASan one such drain waited for ever on a peer busy in its own (pe.one_sided.proxy_coll, 4 PEs).
+  if (agent_data(pe, dst, bytes) || agent_region(pe, signal.region)) [[unlikely]] {
     std::unique_lock<std::mutex> lock(mu_);
     return agent_put_signal_locked(lock, channel_locked(channel), channel, pe, dst, src, bytes, signal, value, add);
-  }
-  if (agent_region(pe, signal.region)) [[unlikely]] {
-    // The payload one-sided, the signal through the agent (atomic with the memory's own atomics): the fence makes
-    // the agent's request wait until the payload has landed (flush_before_agent).
-    if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
-    std::unique_lock<std::mutex> lock(mu_);
-    Channel &c = channel_locked(channel);
-    GPUSHMEM_CHECK(fence_locked(lock, c, "put_signal's fence", pe));
-    return agent_amo_locked(lock, c, channel, pe, signal, add ? AmoOp::add : AmoOp::store, 8, value, 0, nullptr);
   }
   if (bytes != 0) GPUSHMEM_CHECK(put(channel, pe, dst, src, bytes, Completion::local, nullptr));
   std::unique_lock<std::mutex> lock(mu_);
