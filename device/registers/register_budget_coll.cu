@@ -35,6 +35,18 @@ __global__ void rb_int_sum_reduce(int *d, const int *s, size_t n) {
 __global__ void rb_double_max_reduce_warp(double *d, const double *s, size_t n) {
   shmemx_double_max_reduce_warp(SHMEM_TEAM_WORLD, d, s, n);
 }
+__global__ void rb_uchar_xor_reduce(unsigned char *d, const unsigned char *s, size_t n) {
+  shmem_uchar_xor_reduce(SHMEM_TEAM_WORLD, d, s, n);
+}
+__global__ void rb_double_prod_reduce(double *d, const double *s, size_t n) {
+  shmem_double_prod_reduce(SHMEM_TEAM_WORLD, d, s, n);
+}
+__global__ void rb_schar_min_reduce_warp(signed char *d, const signed char *s, size_t n) {
+  shmemx_schar_min_reduce_warp(SHMEM_TEAM_WORLD, d, s, n);
+}
+__global__ void rb_short_max_reduce_block(short *d, const short *s, size_t n) {
+  shmemx_short_max_reduce_block(SHMEM_TEAM_WORLD, d, s, n);
+}
 __global__ void rb_alltoallsmem(void *d, const void *s, size_t n) {
   shmem_alltoallsmem(SHMEM_TEAM_WORLD, d, s, 2, 3, n);
 }

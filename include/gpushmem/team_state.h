@@ -62,4 +62,19 @@ GPUSHMEMI_TEAM_HD static inline int gpushmem_team_index_of(const gpushmem_team_s
   return i >= 0 && i < t->size ? i : -1;
 }
 
+/* A reduction's split of n elements of `width` bytes (a power of two) among a team of `size`: member `index`
+   reduces elements [*first, *last), the index-th of near-equal slices whose boundaries fall on 16 bytes (so a
+   member's share starts where 16-byte vectors do). Device code over P2P and the CPU proxy split alike: members that
+   take either path never overlap. */
+GPUSHMEMI_TEAM_HD static inline void gpushmem_reduce_share(uint64_t n, uint64_t width, int size, int index,
+                                                           uint64_t *first, uint64_t *last) {
+  const uint64_t granule = width < 16 ? 16 / width : 1;
+  uint64_t share = (n + (uint64_t)size - 1) / (uint64_t)size;
+  share = (share + granule - 1) / granule * granule;
+  uint64_t f = share * (uint64_t)index;
+  if (f > n) f = n;
+  *first = f;
+  *last = n - f < share ? n : f + share;
+}
+
 #endif /* GPUSHMEM_TEAM_STATE_H */

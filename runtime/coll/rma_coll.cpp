@@ -65,8 +65,8 @@ Members members_of(const team::Team &t) {
 
 void reduce_share(const char *call, const Members &m, Combine f, size_t width, char *dest, const char *source,
                   uint64_t n) {
-  const uint64_t share = (n + static_cast<uint64_t>(m.size) - 1) / static_cast<uint64_t>(m.size);
-  const uint64_t first = std::min(n, share * static_cast<uint64_t>(m.index)), last = std::min(n, first + share);
+  uint64_t first = 0, last = 0;
+  gpushmem_reduce_share(n, width, m.size, m.index, &first, &last);
   if (first == last) return;
   const size_t piece = std::max<size_t>(1, kPieceBytes / width);
   std::vector<uint64_t> acc((std::min<uint64_t>(last - first, piece) * width + 7) / 8);

@@ -35,7 +35,7 @@ void combine(void *acc, const void *in, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] = Op::apply(a[i], b[i]);
 }
 
-// This member's share (the index-th of `size` near-equal slices) of n elements of `width` bytes: gets it from every
+// This member's share (gpushmem_reduce_share, as device code splits) of n elements of `width` bytes: gets it from every
 // member's `source`, combines in team order, puts it into every member's `dest`.
 void reduce_share(const char *call, const Members &m, Combine f, size_t width, char *dest, const char *source,
                   uint64_t n);
