@@ -296,10 +296,6 @@ struct reduce_unit<T, false> {
   }
 };
 
-/* Units [0, count) of `source` (every member's, at this PE's symmetric address) reduced in team order into every
-   member's `dest`. A lane takes units rank, rank + size, ... in rounds of `Depth`: it loads all of a round's units
-   from one member before combining any, so Depth loads are in flight at once, and nothing it stores can be a later
-   load's address (the shares are disjoint), so the next round's loads need not wait for this round's stores. */
 /* Where this PE's symmetric `sym` is on team member `index`, for a team this PE maps whole (team_mapped) and
    addresses reduce() checked before its loops. */
 template <class T>
@@ -308,6 +304,11 @@ __device__ __forceinline__ T *mapped_member(const gpushmem_team_state_t *t, int 
                                (reinterpret_cast<const char *>(sym) - state().heap_base));
 }
 
+/* Units [0, count) from element `begin` of `source` (every member's, at this PE's symmetric address) reduced in team
+   order into every member's `dest`. A lane takes units rank, rank + size, ... (size: the group's), reduce_depth of
+   them per round: it loads all of a round's units from one member before combining any, so that many loads are in
+   flight at once. Nothing it stores is a later load's address (the shares are disjoint), so a round's loads never
+   wait for the stores of the round before. */
 template <class Scope, class Op, class T, bool Vector>
 __device__ __forceinline__ void reduce_units(const gpushmem_team_state_t *t, T *dest, const T *source, size_t begin,
                                              size_t count) {
