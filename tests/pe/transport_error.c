@@ -9,9 +9,12 @@
      signal      PEs other than V: put-with-signal to V
      collective  every PE: sum reductions and broadcasts on the world team, checked
      lock        every PE: shmem_set_lock / shmem_clear_lock on one lock (V = 0 reaches its home copy)
-   PEs that have nothing to do wait in shmem_barrier_all, which the others never reach. */
+   PEs that have nothing to do wait in shmem_barrier_all, which the others never reach. PE 0 prints a
+   "pe_launch-mark: <seconds>" line (wall clock) when the operations start: pe_launch.sh's --max-seconds counts from
+   there, not from the launch, so a slow start on a loaded machine is not taken for a slow failure. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pe_check.h"
 
@@ -34,6 +37,11 @@ int main(int argc, char **argv) {
   long *lock = (long *)shmem_calloc(1, sizeof(long));
   for (int i = 0; i < kElems; ++i) src[i] = 1000L * me + i;
   shmem_barrier_all();
+  if (me == 0) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    fprintf(stderr, "pe_launch-mark: %lld.%09ld\n", (long long)now.tv_sec, now.tv_nsec);
+  }
   const int busy = strcmp(mode, "collective") == 0 || strcmp(mode, "lock") == 0 || me != victim;
   for (long r = 0; busy && r < kRounds; ++r) {
     if (strcmp(mode, "put") == 0) {
