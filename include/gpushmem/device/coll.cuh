@@ -255,8 +255,8 @@ __device__ constexpr uint32_t proxy_elem() {
 /* How many units (16-byte vectors, or single elements where the buffers are not 16-byte aligned) one lane keeps
    in flight from each member in a reduction: two where a thread alone reduces its whole share (each round costs a
    NVLink latency per member), one in a warp or a block. Every call must fit the 64 registers of a 1024-thread block
-   (register_budget_coll.cu, nvcc 13 sm_90): int sum at thread scope takes 50 at depth 1, 62 at 2, 70 at 3; double
-   max at warp scope 54 at 1, 74 at 2. */
+   (register_budget_coll.cu, nvcc 13 sm_90): int sum at thread scope takes 60 at depth 2 (70 at 3, 80 at 4, measured
+   before the addresses were checked outside the loops); double max at warp scope 56 at 1 (74 at 2). */
 template <class Scope>
 struct reduce_depth {
   static constexpr int value = 2;
