@@ -52,6 +52,7 @@
 
 #include "gpushmem/config.h"
 #include "gpushmem/type_table.h"
+#include "shmem.h" /* shmem_team_t */
 
 #if GPUSHMEM_BUILT_WITH_CUDA
 
@@ -96,6 +97,34 @@ void shmemx_barrier_all_on_stream(struct CUstream_st *stream);
    each stream is published (its stores are visible) but RMA is not completed beyond what stream order
    gives. */
 void shmemx_sync_all_on_stream(struct CUstream_st *stream);
+
+/*
+ * Team collectives in stream order (collective: every member of `team` enqueues the same collectives in the same
+ * order on one stream each, as it would call them from a kernel): shmemx_<collective>_on_stream with the arguments
+ * of the OpenSHMEM collective, then the stream, for every team collective the device API has (gpushmem/device/
+ * coll_names.cuh): broadcastmem, collectmem, fcollectmem, alltoallmem, alltoallsmem, shmemx_TYPE_broadcast /
+ * collect / fcollect / alltoall / alltoalls for the device RMA types, and shmemx_TYPE_OP_reduce for the device
+ * reduction types and operators (and, or, xor, min, max, sum, prod); and shmemx_team_sync_on_stream(team, stream).
+ *   - When the stream reaches the call, the collective runs as the device API's _grid form (shmemx_api.cuh) in a
+ *     kernel of several blocks (cooperatively launched, up to one per SM: about one per 64 KiB this PE moves),
+ *     so a large reduction or alltoall uses the whole GPU, not one block. Members through the CPU proxy (another
+ *     node) are served as by the device API. When the stream has passed it, every member's dest is complete for
+ *     this PE's part, as after the device collective: the next collective on the team may follow at once.
+ *   - On entry (when the stream reaches it) the same contract as the device collective: every member's dest is
+ *     ready to be written, and this PE's source is ready.
+ *   - Arguments are checked when the call is made (a destroyed team or one this PE is not in, dest / source not
+ *     in the GPU symmetric heap for the bytes the collective touches, a root out of range, strides below 1,
+ *     overlapping buffers where the collective forbids it): the call prints a message naming itself and the
+ *     argument, and the job ends. Return 0.
+ *   - Like barrier_all_on_stream, a collective on a team must not run at the same time as another collective or
+ *     sync on the same team on this PE (from a kernel or another stream).
+ */
+int shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream);
+#define GPUSHMEMI_STREAM_UNPAREN(...) __VA_ARGS__
+#define GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA, IMPL_ARGS) \
+  int shmemx_##BASE##_on_stream(GPUSHMEMI_STREAM_UNPAREN PARAMS, struct CUstream_st *stream);
+#include "gpushmem/device/coll_names.cuh"
+#undef GPUSHMEMI_COLL
 
 /* Typed forms for every standard RMA type: nelems elements of TYPE, otherwise as the putmem / getmem
    forms above. */

@@ -372,6 +372,7 @@ GPUSHMEM_EXPORT void shmem_finalize(void) {
 
 GPUSHMEM_EXPORT void shmem_global_exit(int status) {
   api::require_running("shmem_global_exit");
+  gpu::report_device_error_at_exit();  // often the reason: a kernel trapped by a failed device call
   std::fflush(nullptr);
   // A process reports only the low 8 bits of its status: 256 would read as success. A failure stays one.
   const int code = status != 0 && (status & 0xff) == 0 ? 1 : status;

@@ -9,6 +9,7 @@
 #include "core/log.hpp"
 #include "gpu/cuda_loader.hpp"
 #include "gpu/device_error_text.hpp"
+#include "gpu/gpu.hpp"
 #include "gpu/session.hpp"
 #include "state.hpp"
 
@@ -48,6 +49,10 @@ bool report_device_error(const char *where) {
   GPUSHMEM_LOG_ERROR(log::Subsys::init, "%s (the device's own report, read by the host %s)",
                      device_error_text(*e).c_str(), where);
   return true;
+}
+
+void report_device_error_at_exit() {
+  (void)report_device_error("at shmem_global_exit");
 }
 
 }  // namespace gpushmem::gpu

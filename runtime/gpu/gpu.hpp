@@ -110,6 +110,11 @@ Status quiet(const char *call);
 Status publish_team(const char *call, const gpushmem_team_state_t &t);
 Status retire_team(const char *call, int slot);
 
+// shmem_global_exit, before the job ends: logs the sticky device error if a device call failed and nobody has
+// reported it yet. A program that exits on a CUDA error its own CUDA runtime returned (a kernel trapped by a failed
+// device call) would otherwise end without the device's report on stderr. No-op in host mode.
+void report_device_error_at_exit();
+
 // shmem_finalize, before its final barrier: waits for this PE's device work, so no kernel or copy of this
 // process still touches a heap when the peers unmap it.
 void drain(const char *call);

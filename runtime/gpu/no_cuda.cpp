@@ -79,6 +79,8 @@ void drain(const char *) {}
 
 void finalize() {}
 
+void report_device_error_at_exit() {}
+
 ContextScope::ContextScope() = default;
 ContextScope::~ContextScope() = default;
 

@@ -16,6 +16,7 @@
 #include "api/api_common.hpp"
 #include "gpu/cuda_loader.hpp"
 #include "gpu/session.hpp"
+#include "gpu/stream_checks.hpp"
 #include "gpu/stream_ops.hpp"
 #include "gpushmem/stream.h"
 #include "heap/internal_area.hpp"
@@ -23,14 +24,14 @@
 #include "shmem.h"
 
 namespace gpushmem::gpu {
-namespace {
 
+namespace {
 constexpr const char *kEnqueueAdvice =
     "pass a stream of this PE's GPU; during stream capture the local buffer must be device or pinned host "
     "memory (CUDA cannot capture copies from pageable memory); after a failed kernel every CUDA call of the "
     "process fails";
+}  // namespace
 
-// Running, in GPU mode, or the job ends naming the call.
 const Session &gpu_mode(const char *call) {
   api::require_running(call);
   const Session *s = session();
@@ -42,12 +43,7 @@ const Session &gpu_mode(const char *call) {
   return *s;
 }
 
-// Where [sym, sym + bytes) of PE `pe`'s GPU heap is reached from this process. Checked whatever
-// GPUSHMEM_ERROR_CHECKS says: a wrong address here would fault later, inside a copy or kernel far from the
-// call, and the few comparisons cost nothing next to enqueueing work on a stream.
-// nullptr_if_proxied: NULL (after the same checks) where PE pe is reached through the CPU proxy.
-char *peer_address(const char *call, const char *arg, const void *sym, size_t bytes, int pe,
-                   bool nullptr_if_proxied = false) {
+char *peer_address(const char *call, const char *arg, const void *sym, size_t bytes, int pe, bool nullptr_if_proxied) {
   Runtime &r = rt();
   if (pe < 0 || pe >= r.n_pes) [[unlikely]]
     api::fail(call, "pe=%d is out of range: the job has %d PEs (0..%d)", pe, r.n_pes, r.n_pes - 1);
@@ -67,6 +63,16 @@ char *peer_address(const char *call, const char *arg, const void *sym, size_t by
   }
   return peer + (p - base);
 }
+
+void check_launch(const char *call, const Session &s, cudaError_t e, const char *kernel, cudaStream_t stream) {
+  if (e == cudaSuccess) [[likely]]
+    return;
+  (void)rt_failed(e, call, kEnqueueAdvice, "launching gpushmem's %s kernel on stream %p of GPU %d", kernel,
+                  static_cast<void *>(stream), s.device.ordinal);
+  api::fail(call, "could not enqueue the operation on the stream (the CUDA error is above)");
+}
+
+namespace {
 
 // A local buffer a proxied operation's kernel reads or writes: device memory, managed, or host memory CUDA
 // mapped (cudaHostAlloc, cudaHostRegister); pageable host memory cannot be reached from a kernel.
@@ -108,14 +114,6 @@ void enqueue_copy(const char *call, const Session &s, void *dst, const void *src
                   "cudaMemcpyAsync(dst=%p, src=%p, %zu bytes, cudaMemcpyDefault, stream=%p) on GPU %d", dst, src, bytes,
                   static_cast<void *>(stream), s.device.ordinal);
   api::fail(call, "could not enqueue the copy on the stream (the CUDA error is above)");
-}
-
-void check_launch(const char *call, const Session &s, cudaError_t e, const char *kernel, cudaStream_t stream) {
-  if (e == cudaSuccess) [[likely]]
-    return;
-  (void)rt_failed(e, call, kEnqueueAdvice, "launching gpushmem's %s kernel on stream %p of GPU %d", kernel,
-                  static_cast<void *>(stream), s.device.ordinal);
-  api::fail(call, "could not enqueue the operation on the stream (the CUDA error is above)");
 }
 
 void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream) {

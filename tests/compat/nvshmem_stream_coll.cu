@@ -2,7 +2,8 @@
  * NVSHMEM-style stream and collective-launch use, written here from NVSHMEM's documented API and built
  * unchanged against gpushmem's compat headers: a kernel started with nvshmemx_collective_launch (its grid
  * size from nvshmemx_collective_launch_query_gridsize) reduces over NVSHMEM_TEAM_WORLD and synchronises on
- * the device; then stream-ordered puts, a quiet and a barrier on the stream move the result around a ring.
+ * the device; then stream-ordered puts, a quiet and a barrier on the stream move the result around a ring; then
+ * the stream-ordered reduction (nvshmemx_int_sum_reduce_on_stream) sums the ring's values again.
  */
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -39,14 +40,19 @@ int main() {
   nvshmemx_putmem_on_stream(ring, dst, sizeof(int), (me + 1) % n, stream);
   nvshmemx_quiet_on_stream(stream);
   nvshmemx_barrier_all_on_stream(stream);
-  int sum = -1, got = -1;
+  int sum = -1, got = -1, again = -1;
   cudaMemcpyAsync(&sum, dst, sizeof(int), cudaMemcpyDeviceToHost, stream);
   cudaMemcpyAsync(&got, ring, sizeof(int), cudaMemcpyDeviceToHost, stream);
+  const int rc2 = nvshmemx_int_sum_reduce_on_stream(NVSHMEM_TEAM_WORLD, src, ring, 1, stream);
+  cudaMemcpyAsync(&again, src, sizeof(int), cudaMemcpyDeviceToHost, stream);
   const cudaError_t err = cudaStreamSynchronize(stream);
   const int want = n * (n + 1) / 2;
-  const bool ok = q == 0 && grid >= 1 && rc == 0 && err == cudaSuccess && sum == want && got == want;
-  std::printf("nvshmem_stream_coll: PE %d of %d: co-resident grid %d, sum %d, ring %d (want %d): %s\n", me, n, grid,
-              sum, got, want, ok ? "PASS" : "FAIL");
+  const bool ok = q == 0 && grid >= 1 && rc == 0 && rc2 == 0 && err == cudaSuccess && sum == want && got == want &&
+                  again == n * want;
+  std::printf(
+      "nvshmem_stream_coll: PE %d of %d: co-resident grid %d, sum %d, ring %d (want %d), on-stream sum %d "
+      "(want %d): %s\n",
+      me, n, grid, sum, got, want, again, n * want, ok ? "PASS" : "FAIL");
   nvshmem_free(src);
   nvshmem_free(dst);
   nvshmem_free(ring);

@@ -1,4 +1,5 @@
-// Teams and team collectives on the device, in thread, warp and block scope, on three teams: SHMEM_TEAM_WORLD,
+// Teams and team collectives on the device, in thread, warp, block and grid scope (the _grid forms, by kGridBlocks
+// blocks launched with shmemx_collective_launch), on three teams: SHMEM_TEAM_WORLD,
 // a split copy of it (every PE, through the team sync words instead of the world barrier's) and the even PEs
 // (stride 2; the odd PEs sit it out).
 //   queries: shmem_team_my_pe / n_pes / translate_pe against the host's answers;
@@ -17,11 +18,18 @@ namespace {
 constexpr int kMaxPes = 16;
 constexpr size_t kN = 37;  // elements per member and block: no multiple of 32 or 160
 
-// Dispatch one collective to its thread / warp / block form.
-#define COLL(S, NAME, ...)                          \
-  (S == kThread ? shmem_##NAME(__VA_ARGS__)         \
-   : S == kWarp ? shmemx_##NAME##_warp(__VA_ARGS__) \
-                : shmemx_##NAME##_block(__VA_ARGS__))
+// Dispatch one collective to its thread / warp / block / grid form (only that form is compiled into scope S's kernel).
+#define COLL(S, NAME, ...)                       \
+  ([&]() -> int {                                \
+    if constexpr (S == kThread)                  \
+      return shmem_##NAME(__VA_ARGS__);          \
+    else if constexpr (S == kWarp)               \
+      return shmemx_##NAME##_warp(__VA_ARGS__);  \
+    else if constexpr (S == kBlock)              \
+      return shmemx_##NAME##_block(__VA_ARGS__); \
+    else                                         \
+      return shmemx_##NAME##_grid(__VA_ARGS__);  \
+  }())
 
 #define EXPECT_EQ(step, index, got, want)                                                     \
   do {                                                                                        \
@@ -46,17 +54,24 @@ struct buffers {
   int *ring;  // symmetric, one int
 };
 
+template <int S>
+__device__ void team_sync(shmem_team_t team) {
+  if constexpr (S == kThread)
+    shmem_team_sync(team);
+  else if constexpr (S == kWarp)
+    shmemx_team_sync_warp(team);
+  else if constexpr (S == kBlock)
+    shmemx_team_sync_block(team);
+  else
+    shmemx_team_sync_grid(team);
+}
+
 // The caller's side of the collectives' contract: every member's dest is ready (and every member is done
 // reading the last result) before anyone enters the next collective.
 template <int S>
 __device__ void ready(shmem_team_t team) {
   scope_sync<S>();
-  if (S == kThread)
-    shmem_team_sync(team);
-  else if (S == kWarp)
-    shmemx_team_sync_warp(team);
-  else
-    shmemx_team_sync_block(team);
+  team_sync<S>(team);
 }
 
 template <int S>
@@ -79,19 +94,9 @@ __device__ void run(const team_case c, const buffers b, device_report *report) {
       shmem_quiet();
     }
     scope_sync<S>();
-    if (S == kThread)
-      shmem_team_sync(team);
-    else if (S == kWarp)
-      shmemx_team_sync_warp(team);
-    else
-      shmemx_team_sync_block(team);
+    team_sync<S>(team);
     if (lane == 0) EXPECT_EQ(10, round, *static_cast<volatile int *>(b.ring), round * 1000 + (me + n - 1) % n);
-    if (S == kThread)
-      shmem_team_sync(team);  // nobody overwrites ring before its owner read it
-    else if (S == kWarp)
-      shmemx_team_sync_warp(team);
-    else
-      shmemx_team_sync_block(team);
+    team_sync<S>(team);  // nobody overwrites ring before its owner read it
   }
 
   // broadcast from the last member
@@ -230,8 +235,14 @@ void run_scope(int scope, const team_case &c, const buffers &b, device_report *r
       coll_kernel<kThread><<<1, threads, 0, stream>>>(c, b, report);
     else if (scope == kWarp)
       coll_kernel<kWarp><<<1, threads, 0, stream>>>(c, b, report);
-    else
+    else if (scope == kBlock)
       coll_kernel<kBlock><<<1, threads, 0, stream>>>(c, b, report);
+    else {
+      void *args[] = {const_cast<team_case *>(&c), const_cast<buffers *>(&b), &report};
+      PE_CHECK(shmemx_collective_launch(reinterpret_cast<const void *>(&coll_kernel<kGrid>), dim3(kGridBlocks),
+                                        dim3(threads), args, 0, stream) == 0,
+               "shmemx_collective_launch of the grid-scope kernel failed");
+    }
     CUDA_CHECK(cudaGetLastError());
     dog.await(stream);
   }
@@ -267,6 +278,7 @@ int main() {
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, coll_kernel<kThread>));
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, coll_kernel<kWarp>));
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, coll_kernel<kBlock>));
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, coll_kernel<kGrid>));
 
     shmem_team_t copy = SHMEM_TEAM_INVALID, even = SHMEM_TEAM_INVALID;
     PE_CHECK(
@@ -284,7 +296,7 @@ int main() {
     } teams[] = {{SHMEM_TEAM_WORLD, "SHMEM_TEAM_WORLD", 1, npes},
                  {copy, "a split copy of the world", 1, npes},
                  {even, "the even PEs", 2, evens}};
-    for (int scope = kThread; scope <= kBlock; ++scope)
+    for (int scope = kThread; scope <= kGrid; ++scope)
       for (const named &t : teams) {
         device_sync_barrier();
         if (t.team == SHMEM_TEAM_INVALID) continue;

@@ -3,6 +3,7 @@
 // synchronisation between steps, and a small report kernels fill when a device-side check fails.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <shmem.h>
 #include <shmemx.h>
@@ -96,12 +97,14 @@ inline void check_device_report(device_report *r, const char *what) {
   CUDA_CHECK(cudaMemset(r, 0, sizeof *r));
 }
 
-enum scope_kind { kThread = 0, kWarp = 1, kBlock = 2 };
+// kGrid: the team collectives' _grid forms, by every thread of kGridBlocks blocks launched cooperatively.
+enum scope_kind { kThread = 0, kWarp = 1, kBlock = 2, kGrid = 3 };
+constexpr unsigned int kGridBlocks = 3;
 inline const char *scope_name(int scope) {
-  return scope == kThread ? "thread" : scope == kWarp ? "warp" : "block";
+  return scope == kThread ? "thread" : scope == kWarp ? "warp" : scope == kBlock ? "block" : "grid";
 }
 // Threads per block for a scope's test kernel: a whole warp, and a block of several warps that is not a
-// power of two.
+// power of two (kGrid: kGridBlocks of them).
 inline unsigned int scope_threads(int scope) {
   return scope == kThread ? 1u : scope == kWarp ? 32u : 160u;
 }
@@ -109,14 +112,18 @@ inline unsigned int scope_threads(int scope) {
 // The lane of the calling thread and how many share the work in scope S.
 template <int S>
 __device__ inline unsigned int scope_rank() {
-  return S == kThread ? 0u : S == kWarp ? (threadIdx.x & 31u) : threadIdx.x;
+  return S == kThread  ? 0u
+         : S == kWarp  ? (threadIdx.x & 31u)
+         : S == kBlock ? threadIdx.x
+                       : blockIdx.x * blockDim.x + threadIdx.x;
 }
 template <int S>
 __device__ inline unsigned int scope_size() {
-  return S == kThread ? 1u : S == kWarp ? 32u : blockDim.x;
+  return S == kThread ? 1u : S == kWarp ? 32u : S == kBlock ? blockDim.x : gridDim.x * blockDim.x;
 }
 template <int S>
 __device__ inline void scope_sync() {
   if (S == kWarp) __syncwarp();
   if (S == kBlock) __syncthreads();
+  if constexpr (S == kGrid) cooperative_groups::this_grid().sync();
 }

@@ -8,6 +8,10 @@
 //   bad_sig_op    shmemx_signal_op_on_stream with sig_op 7
 //   misaligned    shmemx_putmem_signal_on_stream with a signal word that is not 8-byte aligned
 //   bad_cmp       shmemx_signal_wait_until_on_stream with cmp 42
+//   coll_root     shmemx_broadcastmem_on_stream with PE_root = n_pes
+//   coll_source   shmemx_int_sum_reduce_on_stream from cudaMalloc'd (not symmetric) memory
+//   coll_stride   shmemx_alltoallsmem_on_stream with sst 0
+//   coll_team     shmemx_alltoallmem_on_stream on SHMEM_TEAM_INVALID
 #include <cstring>
 
 #include "stream_util.cuh"
@@ -47,6 +51,15 @@ int main(int argc, char **argv) {
     shmemx_putmem_signal_on_stream(sym, dev, bytes, odd, 1, SHMEM_SIGNAL_SET, next, stream);
   } else if (std::strcmp(which, "bad_cmp") == 0) {
     shmemx_signal_wait_until_on_stream(sig, 42, 0, stream);
+  } else if (std::strcmp(which, "coll_root") == 0) {
+    (void)shmemx_broadcastmem_on_stream(SHMEM_TEAM_WORLD, sym, sym + bytes / 2, 16, npes, stream);
+  } else if (std::strcmp(which, "coll_source") == 0) {
+    (void)shmemx_int_sum_reduce_on_stream(SHMEM_TEAM_WORLD, reinterpret_cast<int *>(sym), reinterpret_cast<int *>(dev),
+                                          16, stream);
+  } else if (std::strcmp(which, "coll_stride") == 0) {
+    (void)shmemx_alltoallsmem_on_stream(SHMEM_TEAM_WORLD, sym, sym + bytes / 2, 1, 0, 4, stream);
+  } else if (std::strcmp(which, "coll_team") == 0) {
+    (void)shmemx_alltoallmem_on_stream(SHMEM_TEAM_INVALID, sym, sym + bytes / 2, 16, stream);
   } else {
     PE_FAIL("unknown case '%s'", which);
     return pe_finish("stream_errors");

@@ -8,6 +8,8 @@
  *   barrier      shmemx_barrier_all_on_stream in host mode
  *   quiet        shmemx_quiet_on_stream in host mode
  *   typed        shmemx_int_get_on_stream in host mode
+ *   reduce       shmemx_int_sum_reduce_on_stream in host mode (the collectives' declarations in C, too)
+ *   alltoall     shmemx_alltoallmem_on_stream in host mode
  */
 #include <shmemx.h>
 #include <stdio.h>
@@ -37,6 +39,10 @@ int main(int argc, char **argv) {
     shmemx_quiet_on_stream(stream);
   else if (strcmp(which, "typed") == 0)
     shmemx_int_get_on_stream(local, sym, 4, next, stream);
+  else if (strcmp(which, "reduce") == 0)
+    (void)shmemx_int_sum_reduce_on_stream(SHMEM_TEAM_WORLD, sym, sym, 4, stream);
+  else if (strcmp(which, "alltoall") == 0)
+    (void)shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, sym, sym, 0, stream);
   else
     fprintf(stderr, "stream_host_mode: unknown case '%s'\n", which);
   fprintf(stderr, "PE %d: stream_host_mode: case %s returned instead of ending the job\n", shmem_my_pe(), which);

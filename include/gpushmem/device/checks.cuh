@@ -152,6 +152,19 @@ __device__ __forceinline__ bool error_report_begin() {
   error_report_end_and_trap(printer);
 }
 
+/* A _grid collective in a kernel that was not launched cooperatively: its blocks need not be resident together, so
+   the grid barrier the collective relies on is undefined. */
+[[noreturn]] __device__ __noinline__ inline void fail_not_cooperative(const char *call) {
+  const bool printer = error_report_begin();
+  if (printer) {
+    printf("gpushmem[PE %d] device error in %s: the kernel was not launched cooperatively " GPUSHMEMI_DEVICE_WHERE
+           ": launch kernels that call _grid collectives with shmemx_collective_launch (or "
+           "cudaLaunchCooperativeKernel), or use the _block form\n",
+           state().my_pe, call, GPUSHMEMI_DEVICE_WHERE_ARGS);
+  }
+  error_report_end_and_trap(printer);
+}
+
 #undef GPUSHMEMI_DEVICE_WHERE
 #undef GPUSHMEMI_DEVICE_WHERE_ARGS
 

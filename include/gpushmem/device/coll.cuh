@@ -1,6 +1,7 @@
 /*
  * Team collectives on the device over P2P: broadcast, collect, fcollect, alltoall, alltoalls and the
- * reductions, called by one thread, one warp or one block per PE (scope.cuh). OpenSHMEM's contract
+ * reductions, called by one thread, one warp, one block or one cooperatively launched grid per PE (scope.cuh; the
+ * grid form is what the collectives on a stream run, runtime/gpu/stream_coll_kernels.cu). OpenSHMEM's contract
  * (openshmem-notes 35): on entry every member's dest is ready and the caller's own source is ready, so a
  * member may write remote dests at once but may read a peer's source only after that peer has entered.
  *
@@ -55,6 +56,12 @@ __device__ __forceinline__ void coll_finish(const char *call, const void *team) 
     any_team_sync_rounds(call, team, true);
   }
   Scope::sync();
+}
+
+/* The _grid forms' entry (shmemx_api.cuh): their syncs are grid barriers, undefined in a grid whose blocks need not
+   be resident together. Checked whatever error_checks() says: the alternative is a hang. */
+__device__ __forceinline__ void require_cooperative_grid(const char *call) {
+  if (!grid_scope::launched_cooperatively()) fail_not_cooperative(call);
 }
 
 /* `bytes` from `source` to symmetric `dest_sym` of team member `index`: stores over P2P, the group's rank 0's nbi
@@ -267,6 +274,10 @@ struct reduce_depth<warp_scope> {
 };
 template <>
 struct reduce_depth<block_scope> {
+  static constexpr int value = 1;
+};
+template <>
+struct reduce_depth<grid_scope> {
   static constexpr int value = 1;
 };
 

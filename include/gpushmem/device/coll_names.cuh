@@ -2,8 +2,10 @@
  * The list of device team collectives, stamped through GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA,
  * IMPL_ARGS), which the including file defines: routine shmem_BASE / shmemx_BASE_<scope> with parameter list
  * PARAMS, passing ARGS on, implemented by GPUSHMEMI_DEV::IMPL<scope EXTRA>(call name, IMPL_ARGS...)
- * (coll.cuh; EXTRA: more template arguments with a leading comma, or nothing). Included twice, without a guard: by
- * api_coll.cuh for the thread forms (both sides) and by shmemx_api.cuh for the warp and block forms (device).
+ * (coll.cuh; EXTRA: more template arguments with a leading comma, or nothing). Included without a guard: by
+ * api_coll.cuh for the thread forms (both sides), by shmemx_api.cuh for the warp, block and grid forms (device), and
+ * for the collectives on a stream by gpushmem/stream.h (declarations), runtime/gpu/stream_coll_api.cpp (entry
+ * points) and runtime/gpu/stream_coll_kernels.cu (kernels). Plain C in PARAMS: stream.h is a C header.
  */
 #define GPUSHMEMI_NO_EXTRA
 #define GPUSHMEMI_COLL_MEM(OP)                                                                \

@@ -1,12 +1,14 @@
 /*
- * Who runs one device call: a thread alone, a whole warp, or a whole block. Every operation is written
- * once as a template on one of these; the warp and block forms (shmemx_*_warp / _block) split the work
- * over the group's lanes. A cooperative call must be made by every thread of its warp or block, with
- * the same arguments (as with __syncthreads).
+ * Who runs one device call: a thread alone, a whole warp, a whole block, or (the team collectives' _grid forms and
+ * the collectives on a stream) every thread of a cooperatively launched grid. Every operation is written once as a
+ * template on one of these; the warp, block and grid forms (shmemx_*_warp / _block / _grid) split the work over the
+ * group's lanes. A cooperative call must be made by every thread of its warp, block or grid, with the same
+ * arguments (as with __syncthreads).
  */
 #ifndef GPUSHMEM_DEVICE_SCOPE_CUH
 #define GPUSHMEM_DEVICE_SCOPE_CUH
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 namespace gpushmem {
@@ -57,6 +59,20 @@ struct block_scope {
     __syncthreads();  // every thread has read it before a later share rewrites it
     return v;
   }
+};
+
+/* Every thread of a grid whose blocks are all resident at once (shmemx_collective_launch, or the _on_stream
+   collectives' own launch): lanes numbered block by block, so a block's lanes are consecutive and its accesses
+   coalesce. sync() is the cooperative grid barrier, which also orders every lane's memory accesses before it ahead
+   of those after it (at GPU scope; the collectives' one caller then fences for the system). No share(): nothing
+   that hands a value from rank 0 to every lane has a grid form. */
+struct grid_scope {
+  __device__ static unsigned int block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+  __device__ static unsigned int rank() { return block_rank() * block_thread_count() + linear_thread_index(); }
+  __device__ static unsigned int size() { return gridDim.x * gridDim.y * gridDim.z * block_thread_count(); }
+  __device__ static void sync() { cooperative_groups::this_grid().sync(); }
+  /* Whether the kernel was launched cooperatively: sync() of any other grid is undefined (it may hang). */
+  __device__ static bool launched_cooperatively() { return cooperative_groups::this_grid().is_valid(); }
 };
 
 }  // namespace device

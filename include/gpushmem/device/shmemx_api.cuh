@@ -1,7 +1,8 @@
 /*
  * Device-only gpushmem extensions in CUDA files (included by <shmemx.h>, never directly).
  *
- * Warp and block forms of the bulk operations: shmemx_<routine>_warp and shmemx_<routine>_block, for
+ * Warp and block forms of the bulk operations: shmemx_<routine>_warp and shmemx_<routine>_block (the team
+ * collectives also _grid: see there), for
  *   putmem / getmem (+ _nbi), putmem_signal (+ _nbi),
  *   TYPE_put / get / put_nbi / get_nbi / iput / iget / put_signal / put_signal_nbi (T-RMA but longdouble),
  *   putSIZE / getSIZE (+ _nbi), iputSIZE / igetSIZE, putSIZE_signal (+ _nbi),
@@ -176,13 +177,22 @@ static inline __device__ size_t shmemx_event_wait_any(const shmemx_event_t *evs,
   return GPUSHMEMI_DEV::event_wait_any("shmemx_event_wait_any", evs, n);
 }
 
-/* ---- teams and team collectives, by a whole warp or block (team.cuh, coll.cuh) ------------------------ */
+/* ---- teams and team collectives, by a whole warp, block or grid (team.cuh, coll.cuh) ------------------ */
+/* The _grid forms: every thread of every block of a kernel launched cooperatively (shmemx_collective_launch) makes
+   the call, with the same arguments, and the whole grid shares the work (a reduction's share of this PE, an
+   alltoall's blocks): for large messages, where one block cannot keep enough loads and stores in flight. The call
+   synchronises the grid on entry and on exit. A kernel launched otherwise ends with an error naming the call. */
 static inline __device__ int shmemx_team_sync_warp(shmem_team_t team) {
   GPUSHMEMI_DEV::team_sync<GPUSHMEMI_DEV::warp_scope>("shmemx_team_sync_warp", team);
   return 0;
 }
 static inline __device__ int shmemx_team_sync_block(shmem_team_t team) {
   GPUSHMEMI_DEV::team_sync<GPUSHMEMI_DEV::block_scope>("shmemx_team_sync_block", team);
+  return 0;
+}
+static inline __device__ int shmemx_team_sync_grid(shmem_team_t team) {
+  GPUSHMEMI_DEV::require_cooperative_grid("shmemx_team_sync_grid");
+  GPUSHMEMI_DEV::team_sync<GPUSHMEMI_DEV::grid_scope>("shmemx_team_sync_grid", team);
   return 0;
 }
 #define GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA, IMPL_ARGS)                                                     \
@@ -192,6 +202,10 @@ static inline __device__ int shmemx_team_sync_block(shmem_team_t team) {
   static inline __device__ int shmemx_##BASE##_block PARAMS {                                                          \
     return GPUSHMEMI_DEV::IMPL<GPUSHMEMI_DEV::block_scope EXTRA>("shmemx_" #BASE "_block",                             \
                                                                  GPUSHMEMI_UNPAREN IMPL_ARGS);                         \
+  }                                                                                                                    \
+  static inline __device__ int shmemx_##BASE##_grid PARAMS {                                                           \
+    GPUSHMEMI_DEV::require_cooperative_grid("shmemx_" #BASE "_grid");                                                  \
+    return GPUSHMEMI_DEV::IMPL<GPUSHMEMI_DEV::grid_scope EXTRA>("shmemx_" #BASE "_grid", GPUSHMEMI_UNPAREN IMPL_ARGS); \
   }
 #include "gpushmem/device/coll_names.cuh"
 #undef GPUSHMEMI_COLL

@@ -2,7 +2,8 @@
  * The body of the device collective benchmarks (bcast_latency, fcollect_latency, alltoall_latency,
  * reduction_latency): one kernel per PE calls the team collective on SHMEM_TEAM_WORLD in a loop, in thread,
  * warp or block scope; microseconds per collective, timed inside the kernel on PE 0 (every collective ends
- * with a team sync, so every PE's loop runs in step).
+ * with a team sync, so every PE's loop runs in step). -s stream: the host enqueues the _on_stream form back to
+ * back on the program's stream instead, timed with CUDA events on PE 0 (launches included).
  *
  * SIZE is the bytes of one block: what each PE contributes (bcast: the root's buffer; fcollect: each PE's
  * source; alltoall: what each PE sends to each PE; reduction: each PE's source and the result), COUNT =
@@ -45,8 +46,11 @@ enum Kind { kBcast = 0, kFcollect = 1, kAlltoall = 2, kReduce = 3 };
 const char *const kBench[] = {"bcast_latency", "fcollect_latency", "alltoall_latency", "reduction_latency"};
 const char *const kCallStem[] = {"broadcast", "fcollect", "alltoall", "reduce"};
 
-enum Scope { kThread = 0, kWarp = 1, kBlock = 2, kScopeAll = 3 };
-const char *const kScopes[] = {"thread", "warp", "block", "all", nullptr};
+/* kStream: the host-side _on_stream form (shmemx_TYPE_..._on_stream), enqueued back to back on the program's
+   stream and timed with CUDA events around each window (what a stream-ordered collective costs, launch
+   included); its raw reference is the block-scope one with -t threads. */
+enum Scope { kThread = 0, kWarp = 1, kBlock = 2, kStream = 3, kScopeAll = 4 };
+const char *const kScopes[] = {"thread", "warp", "block", "stream", "all", nullptr};
 
 /* -d: the types every collective measures ("all": each in turn); -o: the reduction operators. The
    specification's type rules for reductions: and / or / xor on unsigned and fixed-width integers only (here
@@ -79,32 +83,44 @@ struct reduce_call;
       (void)PERF_SHMEMX_NAME(STEM##_block) ARGS; \
   } while (0)
 
-#define PERF_COLL_TYPED(T, N)                                                  \
-  template <>                                                                  \
-  struct typed<T> {                                                            \
-    template <int S>                                                           \
-    __device__ static void bcast(T *d, const T *s, size_t n, int root) {       \
-      PERF_COLL_SCOPED(S, N##_broadcast, (NVSHMEM_TEAM_WORLD, d, s, n, root)); \
-    }                                                                          \
-    template <int S>                                                           \
-    __device__ static void fcollect(T *d, const T *s, size_t n) {              \
-      PERF_COLL_SCOPED(S, N##_fcollect, (NVSHMEM_TEAM_WORLD, d, s, n));        \
-    }                                                                          \
-    template <int S>                                                           \
-    __device__ static void alltoall(T *d, const T *s, size_t n) {              \
-      PERF_COLL_SCOPED(S, N##_alltoall, (NVSHMEM_TEAM_WORLD, d, s, n));        \
-    }                                                                          \
+#define PERF_COLL_TYPED(T, N)                                                                 \
+  template <>                                                                                 \
+  struct typed<T> {                                                                           \
+    template <int S>                                                                          \
+    __device__ static void bcast(T *d, const T *s, size_t n, int root) {                      \
+      PERF_COLL_SCOPED(S, N##_broadcast, (NVSHMEM_TEAM_WORLD, d, s, n, root));                \
+    }                                                                                         \
+    template <int S>                                                                          \
+    __device__ static void fcollect(T *d, const T *s, size_t n) {                             \
+      PERF_COLL_SCOPED(S, N##_fcollect, (NVSHMEM_TEAM_WORLD, d, s, n));                       \
+    }                                                                                         \
+    template <int S>                                                                          \
+    __device__ static void alltoall(T *d, const T *s, size_t n) {                             \
+      PERF_COLL_SCOPED(S, N##_alltoall, (NVSHMEM_TEAM_WORLD, d, s, n));                       \
+    }                                                                                         \
+    static void bcast_on_stream(T *d, const T *s, size_t n, int root, cudaStream_t st) {      \
+      (void)PERF_SHMEMX_NAME(N##_broadcast_on_stream)(NVSHMEM_TEAM_WORLD, d, s, n, root, st); \
+    }                                                                                         \
+    static void fcollect_on_stream(T *d, const T *s, size_t n, cudaStream_t st) {             \
+      (void)PERF_SHMEMX_NAME(N##_fcollect_on_stream)(NVSHMEM_TEAM_WORLD, d, s, n, st);        \
+    }                                                                                         \
+    static void alltoall_on_stream(T *d, const T *s, size_t n, cudaStream_t st) {             \
+      (void)PERF_SHMEMX_NAME(N##_alltoall_on_stream)(NVSHMEM_TEAM_WORLD, d, s, n, st);        \
+    }                                                                                         \
   };
 PERF_COLL_TYPES(PERF_COLL_TYPED)
 #undef PERF_COLL_TYPED
 
-#define PERF_COLL_REDUCE(T, N, OP, I)                                        \
-  template <>                                                                \
-  struct reduce_call<T, I> {                                                 \
-    template <int S>                                                         \
-    __device__ static void run(T *d, const T *s, size_t n) {                 \
-      PERF_COLL_SCOPED(S, N##_##OP##_reduce, (NVSHMEM_TEAM_WORLD, d, s, n)); \
-    }                                                                        \
+#define PERF_COLL_REDUCE(T, N, OP, I)                                                       \
+  template <>                                                                               \
+  struct reduce_call<T, I> {                                                                \
+    template <int S>                                                                        \
+    __device__ static void run(T *d, const T *s, size_t n) {                                \
+      PERF_COLL_SCOPED(S, N##_##OP##_reduce, (NVSHMEM_TEAM_WORLD, d, s, n));                \
+    }                                                                                       \
+    static void on_stream(T *d, const T *s, size_t n, cudaStream_t st) {                    \
+      (void)PERF_SHMEMX_NAME(N##_##OP##_reduce_on_stream)(NVSHMEM_TEAM_WORLD, d, s, n, st); \
+    }                                                                                       \
   };
 #define PERF_COLL_REDUCE_ARITH(T, N) \
   PERF_COLL_REDUCE(T, N, sum, 0)     \
@@ -406,6 +422,39 @@ inline void launch_coll(bench &b, const coll_args &args, int threads, int warm, 
   coll_kernel<K, S, T, Op><<<1, threads, 0, b.s.stream>>>(args, warm, iters, reps, b.ns);
 }
 
+/* The _on_stream form: `warm` untimed calls, then `reps` windows of `iters`, each between two events; waits for
+   the stream and leaves each window's nanoseconds in b.ns, as the kernels' timed loop does. */
+template <int K, class T, int Op>
+inline void launch_on_stream(bench &b, const coll_args &a, int warm, int iters, int reps) {
+  T *d = reinterpret_cast<T *>(a.dest);
+  const T *s = reinterpret_cast<const T *>(a.src);
+  const auto one = [&] {
+    if constexpr (K == kBcast)
+      typed<T>::bcast_on_stream(d, s, a.count, a.root, b.s.stream);
+    else if constexpr (K == kFcollect)
+      typed<T>::fcollect_on_stream(d, s, a.count, b.s.stream);
+    else if constexpr (K == kAlltoall)
+      typed<T>::alltoall_on_stream(d, s, a.count, b.s.stream);
+    else
+      reduce_call<T, Op>::on_stream(d, s, a.count, b.s.stream);
+  };
+  for (int i = 0; i < warm; ++i) one();
+  std::vector<cudaEvent_t> marks(2 * static_cast<size_t>(reps));
+  for (cudaEvent_t &e : marks) PERF_CUDA_CHECK(cudaEventCreate(&e));
+  for (int r = 0; r < reps; ++r) {
+    PERF_CUDA_CHECK(cudaEventRecord(marks[2 * r], b.s.stream));
+    for (int i = 0; i < iters; ++i) one();
+    PERF_CUDA_CHECK(cudaEventRecord(marks[2 * r + 1], b.s.stream));
+  }
+  PERF_CUDA_CHECK(cudaStreamSynchronize(b.s.stream));
+  for (int r = 0; r < reps; ++r) {
+    float ms = 0;
+    PERF_CUDA_CHECK(cudaEventElapsedTime(&ms, marks[2 * r], marks[2 * r + 1]));
+    b.ns[r] = static_cast<unsigned long long>(static_cast<double>(ms) * 1e6);
+  }
+  for (cudaEvent_t &e : marks) PERF_CUDA_CHECK(cudaEventDestroy(e));
+}
+
 template <int K, class T, int Op>
 inline void launch(bench &b, int scope, bool raw, const coll_args &args, int threads, int warm, int iters, int reps) {
   if (raw)
@@ -414,8 +463,10 @@ inline void launch(bench &b, int scope, bool raw, const coll_args &args, int thr
     launch_coll<K, kThread, T, Op>(b, args, threads, warm, iters, reps);
   else if (scope == kWarp)
     launch_coll<K, kWarp, T, Op>(b, args, threads, warm, iters, reps);
-  else
+  else if (scope == kBlock)
     launch_coll<K, kBlock, T, Op>(b, args, threads, warm, iters, reps);
+  else
+    launch_on_stream<K, T, Op>(b, args, warm, iters, reps);
 }
 
 /* Loads every kernel of this type and operator now: CUDA loads a kernel's code at its first launch, and that
@@ -442,6 +493,7 @@ inline std::string call_name(int kind, int scope, const char *type, const char *
   name += kCallStem[kind];
   if (scope == kWarp) name += "_warp";
   if (scope == kBlock) name += "_block";
+  if (scope == kStream) name += "_on_stream";
   return name;
 }
 
@@ -450,7 +502,7 @@ template <int K, class T, int Op>
 inline void run_type(bench &b, int type, int pick_scope) {
   preload<K, T, Op>();
   const int npes = b.s.npes;
-  for (int scope = kThread; scope <= kBlock; ++scope) {
+  for (int scope = kThread; scope <= kStream; ++scope) {
     if (pick_scope != kScopeAll && pick_scope != scope) continue;
     const int threads = scope == kThread ? 1 : scope == kWarp ? 32 : b.a.threads;
     for (size_t size0 = b.a.min_bytes; size0 != 0; size0 = perf_next_size(&b.a, size0)) {
@@ -563,10 +615,10 @@ int run(int argc, char **argv) {
   b.a.type = "int";
   b.a.reduce_op = "sum";
   const char *help = kind == kReduce
-                         ? "  -s: thread (default), warp, block (-t threads), all\n"
+                         ? "  -s: thread (default), warp, block (-t threads), stream (the _on_stream form), all\n"
                            "  -d: int (default), long, float, double, uint32, uint64, all\n"
                            "  -o: sum (default), prod, min, max, and, or, xor (and/or/xor: uint32 and uint64 only), all"
-                         : "  -s: thread (default), warp, block (-t threads), all\n"
+                         : "  -s: thread (default), warp, block (-t threads), stream (the _on_stream form), all\n"
                            "  -d: int (default), long, float, double, uint32, uint64, all";
   perf_parse_args(argc, argv, kind == kReduce ? "befnwrstdo" : "befnwrstd", help, &b.a);
   const int pick_scope = perf_choose(argv[0], 's', b.a.scope, kScopes);

@@ -44,13 +44,9 @@
   GPUSHMEMI_NVSHMEM_MISSING(NVSHMEMX_TEAM_SAME_GPU, "split SHMEM_TEAM_WORLD with shmem_team_split_strided")
 #define NVSHMEMX_TEAM_GPU_LEADERS \
   GPUSHMEMI_NVSHMEM_MISSING(NVSHMEMX_TEAM_GPU_LEADERS, "split SHMEM_TEAM_WORLD with shmem_team_split_strided")
-#define nvshmemx_team_sync_on_stream(...)                                                                   \
-  GPUSHMEMI_NVSHMEM_MISSING(nvshmemx_team_sync_on_stream,                                                   \
-                            "only the world forms exist on a stream (nvshmemx_sync_all_on_stream); sync a " \
-                            "team in a kernel")
-#define nvshmemx_barrier_on_stream(...)                                                                       \
-  GPUSHMEMI_NVSHMEM_MISSING(nvshmemx_barrier_on_stream,                                                       \
-                            "only the world forms exist on a stream (nvshmemx_barrier_all_on_stream); use a " \
-                            "team barrier in a kernel")
+#define nvshmemx_barrier_on_stream(...)                                                                   \
+  GPUSHMEMI_NVSHMEM_MISSING(nvshmemx_barrier_on_stream,                                                   \
+                            "OpenSHMEM 1.5 has no team barrier: on a stream, a team's puts are complete " \
+                            "in stream order, so nvshmemx_team_sync_on_stream does what it would")
 
 #endif /* GPUSHMEM_COMPAT_NVSHMEM_MISSING_H */
