@@ -1,8 +1,9 @@
 // The team collectives on a stream (include/gpushmem/stream.h): the host API's checks of the team, the root, the
 // strides and every buffer (in the GPU symmetric heap for the bytes the collective touches, every member reachable),
 // then a cooperative launch of the device collective's grid form (stream_coll_kernels.cu) on the caller's stream.
-// The grid grows with the bytes this PE moves, about one block per 64 KiB, up to one block per SM: a small
-// collective stays one block (one grid barrier is then a block barrier), a large one uses the whole GPU.
+// The grid grows with the bytes this PE moves, about one block per 64 KiB, up to one block per SM (shared among the
+// PEs on this GPU): a small collective stays one block (one grid barrier is then a block barrier), a large one uses
+// the whole GPU.
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -34,10 +35,15 @@ unsigned sm_count(const Session &s) {
   return static_cast<unsigned>(n);
 }
 
-// The grid for a collective in which this PE moves `bytes` (loads plus stores, counted once).
+// The grid for a collective in which this PE moves `bytes` (loads plus stores, counted once). PEs of this node on the
+// same GPU share its SMs: their collectives run at the same time (under MPS, or time-sliced) and each waits for the
+// others, so every grid must stay resident beside theirs. Each takes at most its share of the SMs, and the kernels'
+// launch bounds guarantee two blocks per SM.
 Grid grid_for(const Session &s, size_t bytes) {
+  unsigned sharers = 1;
+  for (Link l : rt().gpu.link) sharers += l == Link::same_gpu ? 1u : 0u;
+  const unsigned most = sm_count(s) / sharers > 0 ? sm_count(s) / sharers : 1u;
   const size_t wanted = bytes / kBytesPerBlock + 1;
-  const unsigned most = sm_count(s);
   return Grid{wanted < most ? static_cast<unsigned>(wanted) : most, kThreadsPerBlock};
 }
 

@@ -15,23 +15,31 @@ namespace {
 namespace dev = ::gpushmem::device;
 using grid = dev::grid_scope;
 
+// 512 threads (stream_coll_api.cpp's blocks), at least two blocks per SM: at most 64 registers, so the grids of two
+// PEs sharing the GPU (MPS, virtual hosts) can be resident together.
+#define GPUSHMEMI_STREAM_COLL_BOUNDS __launch_bounds__(512, 2)
+
 // The typed forms run these on their bytes, so a device-side report (the host checked the arguments before the
 // launch; what is left is, e.g., a team destroyed between the call and the kernel) names the mem form.
-__global__ void broadcastmem_kernel(shmem_team_t team, void *dest, const void *source, size_t bytes, int root) {
+__global__ void GPUSHMEMI_STREAM_COLL_BOUNDS broadcastmem_kernel(shmem_team_t team, void *dest, const void *source,
+                                                                 size_t bytes, int root) {
   dev::broadcastmem<grid>("shmemx_broadcastmem_on_stream", team, dest, source, bytes, root);
 }
-__global__ void fcollectmem_kernel(shmem_team_t team, void *dest, const void *source, size_t bytes) {
+__global__ void GPUSHMEMI_STREAM_COLL_BOUNDS fcollectmem_kernel(shmem_team_t team, void *dest, const void *source,
+                                                                size_t bytes) {
   dev::fcollectmem<grid>("shmemx_fcollectmem_on_stream", team, dest, source, bytes);
 }
-__global__ void collectmem_kernel(shmem_team_t team, void *dest, const void *source, size_t bytes) {
+__global__ void GPUSHMEMI_STREAM_COLL_BOUNDS collectmem_kernel(shmem_team_t team, void *dest, const void *source,
+                                                               size_t bytes) {
   dev::collectmem<grid>("shmemx_collectmem_on_stream", team, dest, source, bytes);
 }
-__global__ void alltoallmem_kernel(shmem_team_t team, void *dest, const void *source, size_t bytes) {
+__global__ void GPUSHMEMI_STREAM_COLL_BOUNDS alltoallmem_kernel(shmem_team_t team, void *dest, const void *source,
+                                                                size_t bytes) {
   dev::alltoallmem<grid>("shmemx_alltoallmem_on_stream", team, dest, source, bytes);
 }
 template <class E>
-__global__ void alltoalls_kernel(shmem_team_t team, E *dest, const E *source, ptrdiff_t dst, ptrdiff_t sst,
-                                 size_t nelems) {
+__global__ void GPUSHMEMI_STREAM_COLL_BOUNDS alltoalls_kernel(shmem_team_t team, E *dest, const E *source,
+                                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems) {
   dev::alltoalls<grid>("shmemx_alltoallsmem_on_stream", team, dest, source, dst, sst, nelems);
 }
 __global__ void __launch_bounds__(1) team_sync_kernel(shmem_team_t team) {
@@ -61,7 +69,7 @@ cudaError_t launch_alltoalls_of(Grid g, cudaStream_t stream, shmem_team_t team, 
 // arguments there.
 #define GPUSHMEMI_STREAM_KERNEL_reduce(BASE, PARAMS, ARGS, IMPL_ARGS, OP, T)                               \
   namespace {                                                                                              \
-  __global__ void BASE##_kernel PARAMS {                                                                   \
+  __global__ void GPUSHMEMI_STREAM_COLL_BOUNDS BASE##_kernel PARAMS {                                      \
     dev::reduce<grid, OP, T>("shmemx_" #BASE "_on_stream", GPUSHMEMI_UNPAREN IMPL_ARGS);                   \
   }                                                                                                        \
   }                                                                                                        \
