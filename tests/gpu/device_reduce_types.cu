@@ -1,9 +1,10 @@
 // Every device reduction: each type of the specification's reduction table that device code has (type_table.h,
 // GPUSHMEM_DEVICE_REDUCE_*_TYPES), each operator the type takes, in thread, warp and block scope, on
 // SHMEM_TEAM_WORLD, with nreduce 1, 37 and 1031 (some members with an empty share, then several elements a lane),
-// out of place and in place; then the same at grid scope (the _grid form, by kGridBlocks blocks launched with
-// shmemx_collective_launch) and on a stream (shmemx_TYPE_OP_reduce_on_stream, between a fill and a check kernel),
-// with nreduce 1, 1031 and 70000 (a launch of several blocks on the stream). Each kernel fills its source, reduces, and
+// out of place and in place; then on a stream (shmemx_TYPE_OP_reduce_on_stream, between a fill and a check kernel),
+// with nreduce 1, 1031 and 70000 (a launch of several blocks). The stream form runs the _grid form in libgpushmem's
+// kernels, so this covers grid scope for every type and operator; device_api_coll.cu calls the _grid forms from an
+// application kernel. Each kernel fills its source, reduces, and
 // checks every element of its dest against the fold over the PEs in team order that it computes itself; the first
 // mismatch is reported. Run on one GPU with 1 to 4 PEs (P2P), and with 2 PEs in two virtual hosts, where each member's
 // part goes to its CPU proxy as one COLL request (runtime/proxy/proxy_coll.cpp: every element class and width of the
@@ -98,55 +99,41 @@ __device__ void check(int op, const T *dest, size_t n, int rc, device_report *r,
 }
 
 // Per type and operator: one kernel for thread, warp and block scope (chosen at run time, launched with
-// scope_threads(scope) threads), one for grid scope, and the fill and check kernels around the stream form.
-#define GPUSHMEMT_REDUCE_KERNEL(T, N, OP)                                                                           \
-  __global__ void reduce_##N##_##OP(int scope, T *dest, T *source, size_t n, int in_place, device_report *r,        \
-                                    long long round) {                                                              \
-    T *d = in_place ? source : dest;                                                                                \
-    fill<T>(op_##OP, source, d, n, in_place != 0, threadIdx.x, blockDim.x);                                         \
-    __syncthreads();                                                                                                \
-    int rc = 0;                                                                                                     \
-    if (scope == kThread)                                                                                           \
-      rc = shmem_##N##_##OP##_reduce(SHMEM_TEAM_WORLD, d, source, n);                                               \
-    else if (scope == kWarp)                                                                                        \
-      rc = shmemx_##N##_##OP##_reduce_warp(SHMEM_TEAM_WORLD, d, source, n);                                         \
-    else                                                                                                            \
-      rc = shmemx_##N##_##OP##_reduce_block(SHMEM_TEAM_WORLD, d, source, n);                                        \
-    __syncthreads();                                                                                                \
-    check<T>(op_##OP, d, n, rc, r, round, threadIdx.x, blockDim.x);                                                 \
-  }                                                                                                                 \
-  __global__ void reduce_grid_##N##_##OP(T *dest, T *source, size_t n, int in_place, device_report *r,              \
-                                         long long round) {                                                         \
-    const unsigned lane = scope_rank<kGrid>(), lanes = scope_size<kGrid>();                                         \
-    T *d = in_place ? source : dest;                                                                                \
-    fill<T>(op_##OP, source, d, n, in_place != 0, lane, lanes);                                                     \
-    scope_sync<kGrid>();                                                                                            \
-    const int rc = shmemx_##N##_##OP##_reduce_grid(SHMEM_TEAM_WORLD, d, source, n); /* ends with a grid sync */     \
-    check<T>(op_##OP, d, n, rc, r, round, lane, lanes);                                                             \
-  }                                                                                                                 \
-  __global__ void fill_##N##_##OP(T *dest, T *source, size_t n, int in_place) {                                     \
-    fill<T>(op_##OP, source, in_place ? source : dest, n, in_place != 0, threadIdx.x, blockDim.x);                  \
-  }                                                                                                                 \
-  __global__ void check_##N##_##OP(const T *dest, size_t n, device_report *r, long long round) {                    \
-    check<T>(op_##OP, dest, n, 0, r, round, threadIdx.x, blockDim.x);                                               \
-  }                                                                                                                 \
-  void launch_##N##_##OP(int scope, void *dest, void *source, size_t n, int in_place, device_report *r,             \
-                         long long round) {                                                                         \
-    T *td = static_cast<T *>(dest), *ts = static_cast<T *>(source);                                                 \
-    if (scope <= kBlock) {                                                                                          \
-      reduce_##N##_##OP<<<1, scope_threads(scope)>>>(scope, td, ts, n, in_place, r, round);                         \
-    } else if (scope == kGrid) {                                                                                    \
-      void *args[] = {&td, &ts, &n, &in_place, &r, &round};                                                         \
-      PE_CHECK(shmemx_collective_launch(reinterpret_cast<const void *>(&reduce_grid_##N##_##OP), dim3(kGridBlocks), \
-                                        dim3(scope_threads(kGrid)), args, 0, 0) == 0,                               \
-               "shmemx_collective_launch of reduce_grid_" #N "_" #OP " failed");                                    \
-    } else { /* kStream, on the legacy default stream (0) */                                                        \
-      T *d = in_place ? ts : td;                                                                                    \
-      fill_##N##_##OP<<<1, 256>>>(td, ts, n, in_place);                                                             \
-      PE_CHECK(shmemx_##N##_##OP##_reduce_on_stream(SHMEM_TEAM_WORLD, d, ts, n, 0) == 0,                            \
-               "shmemx_" #N "_" #OP "_reduce_on_stream returned non-zero");                                         \
-      check_##N##_##OP<<<1, 256>>>(d, n, r, round);                                                                 \
-    }                                                                                                               \
+// scope_threads(scope) threads), and the fill and check kernels around the stream form.
+#define GPUSHMEMT_REDUCE_KERNEL(T, N, OP)                                                                    \
+  __global__ void reduce_##N##_##OP(int scope, T *dest, T *source, size_t n, int in_place, device_report *r, \
+                                    long long round) {                                                       \
+    T *d = in_place ? source : dest;                                                                         \
+    fill<T>(op_##OP, source, d, n, in_place != 0, threadIdx.x, blockDim.x);                                  \
+    __syncthreads();                                                                                         \
+    int rc = 0;                                                                                              \
+    if (scope == kThread)                                                                                    \
+      rc = shmem_##N##_##OP##_reduce(SHMEM_TEAM_WORLD, d, source, n);                                        \
+    else if (scope == kWarp)                                                                                 \
+      rc = shmemx_##N##_##OP##_reduce_warp(SHMEM_TEAM_WORLD, d, source, n);                                  \
+    else                                                                                                     \
+      rc = shmemx_##N##_##OP##_reduce_block(SHMEM_TEAM_WORLD, d, source, n);                                 \
+    __syncthreads();                                                                                         \
+    check<T>(op_##OP, d, n, rc, r, round, threadIdx.x, blockDim.x);                                          \
+  }                                                                                                          \
+  __global__ void fill_##N##_##OP(T *dest, T *source, size_t n, int in_place) {                              \
+    fill<T>(op_##OP, source, in_place ? source : dest, n, in_place != 0, threadIdx.x, blockDim.x);           \
+  }                                                                                                          \
+  __global__ void check_##N##_##OP(const T *dest, size_t n, device_report *r, long long round) {             \
+    check<T>(op_##OP, dest, n, 0, r, round, threadIdx.x, blockDim.x);                                        \
+  }                                                                                                          \
+  void launch_##N##_##OP(int scope, void *dest, void *source, size_t n, int in_place, device_report *r,      \
+                         long long round) {                                                                  \
+    T *td = static_cast<T *>(dest), *ts = static_cast<T *>(source);                                          \
+    if (scope <= kBlock) {                                                                                   \
+      reduce_##N##_##OP<<<1, scope_threads(scope)>>>(scope, td, ts, n, in_place, r, round);                  \
+    } else { /* kStream, on the legacy default stream (0) */                                                 \
+      T *d = in_place ? ts : td;                                                                             \
+      fill_##N##_##OP<<<1, 256>>>(td, ts, n, in_place);                                                      \
+      PE_CHECK(shmemx_##N##_##OP##_reduce_on_stream(SHMEM_TEAM_WORLD, d, ts, n, 0) == 0,                     \
+               "shmemx_" #N "_" #OP "_reduce_on_stream returned non-zero");                                  \
+      check_##N##_##OP<<<1, 256>>>(d, n, r, round);                                                          \
+    }                                                                                                        \
   }
 #define GPUSHMEMT_BITWISE(T, N) \
   GPUSHMEMT_REDUCE_KERNEL(T, N, and) GPUSHMEMT_REDUCE_KERNEL(T, N, or) GPUSHMEMT_REDUCE_KERNEL(T, N, xor)
@@ -170,9 +157,9 @@ const reduce_case kCases[] = {GPUSHMEM_DEVICE_REDUCE_BITWISE_TYPES(GPUSHMEMT_BIT
                                   GPUSHMEM_DEVICE_REDUCE_MINMAX_TYPES(GPUSHMEMT_MINMAX_CASES)
                                       GPUSHMEM_DEVICE_REDUCE_ARITH_TYPES(GPUSHMEMT_ARITH_CASES)};
 
-constexpr int kStream = kGrid + 1;  // the _on_stream form
+constexpr int kStream = kGrid;  // here: the _on_stream form (which runs the grid form)
 constexpr size_t kCounts[] = {1, 37, 1031};
-constexpr size_t kLargeCounts[] = {1, 1031, 70000};  // grid and stream
+constexpr size_t kLargeCounts[] = {1, 1031, 70000};  // on a stream
 constexpr size_t kMaxCount = 70000;
 
 }  // namespace
@@ -202,7 +189,6 @@ int main() {
                         scope == kThread  ? ""
                         : scope == kWarp  ? "_warp"
                         : scope == kBlock ? "_block"
-                        : scope == kGrid  ? "_grid"
                                           : "_on_stream",
                         n, in_place ? " in place" : "");
           check_device_report(report, what);
@@ -210,7 +196,7 @@ int main() {
         }
   if (shmem_my_pe() == 0)
     std::printf(
-        "device_reduce_types: %zu reductions (%zu type and operator pairs x 5 forms (thread, warp, block, grid, "
+        "device_reduce_types: %zu reductions (%zu type and operator pairs x 4 forms (thread, warp, block, "
         "on_stream) x 3 counts x 2)\n",
         cases, sizeof kCases / sizeof kCases[0]);
   CUDA_CHECK(cudaFree(report));
