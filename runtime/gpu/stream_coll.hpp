@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpushmem/stream.h" /* GPUSHMEMI_STREAM_UNPAREN */
 #include "shmem.h"
 
 namespace gpushmem::gpu::stream_coll {
@@ -32,11 +33,7 @@ cudaError_t launch_alltoallmem(Grid g, cudaStream_t stream, shmem_team_t team, v
 // Elements of `elem_bytes` bytes (1, 2, 4 or 8), `dst` / `sst` elements apart.
 cudaError_t launch_alltoalls(Grid g, cudaStream_t stream, shmem_team_t team, void *dest, const void *source,
                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_bytes);
-// The device's team sync by one thread (a plain launch).
-cudaError_t launch_team_sync(cudaStream_t stream, shmem_team_t team);
-
 // launch_<TYPE>_<OP>_reduce for every device reduction (gpushmem/device/coll_names.cuh), with its parameters.
-#define GPUSHMEMI_STREAM_UNPAREN(...) __VA_ARGS__
 #define GPUSHMEMI_STREAM_DECL_reduce(BASE, PARAMS) \
   cudaError_t launch_##BASE(Grid g, cudaStream_t stream, GPUSHMEMI_STREAM_UNPAREN PARAMS);
 #define GPUSHMEMI_STREAM_DECL_broadcastmem(BASE, PARAMS)

@@ -13,6 +13,7 @@
 #include "gpu/session.hpp"
 #include "gpu/stream_checks.hpp"
 #include "gpu/stream_coll.hpp"
+#include "gpu/stream_ops.hpp"
 #include "gpushmem/stream.h"
 #include "shmem.h"
 
@@ -22,27 +23,29 @@ namespace {
 constexpr unsigned kThreadsPerBlock = 512;
 constexpr size_t kBytesPerBlock = size_t{64} << 10;
 
-// This PE's GPU's SM count, asked once.
-unsigned sm_count(const Session &s) {
-  static std::atomic<int> cached{0};
-  int n = cached.load(std::memory_order_relaxed);
-  if (n > 0) return static_cast<unsigned>(n);
-  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, s.device.ordinal) != cudaSuccess || n < 1) {
+// The most blocks one collective may use: this GPU's SMs, shared among the PEs of this node on it. Their collectives
+// run at the same time (under MPS, or time-sliced) and each waits for the others, so every grid must stay resident
+// beside theirs; the kernels' launch bounds guarantee two blocks per SM. Worked out once per session.
+unsigned max_blocks(const Session &s) {
+  static std::atomic<const Session *> for_session{nullptr};
+  static std::atomic<unsigned> cached{1};
+  if (for_session.load(std::memory_order_acquire) == &s) return cached.load(std::memory_order_relaxed);
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device.ordinal) != cudaSuccess || sms < 1) {
     (void)cudaGetLastError();
-    n = 1;
+    sms = 1;
   }
-  cached.store(n, std::memory_order_relaxed);
-  return static_cast<unsigned>(n);
-}
-
-// The grid for a collective in which this PE moves `bytes` (loads plus stores, counted once). PEs of this node on the
-// same GPU share its SMs: their collectives run at the same time (under MPS, or time-sliced) and each waits for the
-// others, so every grid must stay resident beside theirs. Each takes at most its share of the SMs, and the kernels'
-// launch bounds guarantee two blocks per SM.
-Grid grid_for(const Session &s, size_t bytes) {
   unsigned sharers = 1;
   for (Link l : rt().gpu.link) sharers += l == Link::same_gpu ? 1u : 0u;
-  const unsigned most = sm_count(s) / sharers > 0 ? sm_count(s) / sharers : 1u;
+  const unsigned most = static_cast<unsigned>(sms) / sharers;
+  cached.store(most > 0 ? most : 1u, std::memory_order_relaxed);
+  for_session.store(&s, std::memory_order_release);
+  return cached.load(std::memory_order_relaxed);
+}
+
+// The grid for a collective in which this PE moves `bytes` (loads plus stores, counted once).
+Grid grid_for(const Session &s, size_t bytes) {
+  const unsigned most = max_blocks(s);
   const size_t wanted = bytes / kBytesPerBlock + 1;
   return Grid{wanted < most ? static_cast<unsigned>(wanted) : most, kThreadsPerBlock};
 }
@@ -146,27 +149,26 @@ GPUSHMEM_EXPORT int shmemx_team_sync_on_stream(shmem_team_t team, cudaStream_t s
   const gpushmem::gpu::Session &s = gpushmem::gpu::gpu_mode(call);
   (void)gpushmem::api::coll_team(call, team);
   gpushmem::gpu::ContextScope in_pe_context;
-  gpushmem::gpu::check_launch(call, s, sc::launch_team_sync(stream, team), "team sync", stream);
+  gpushmem::gpu::check_launch(call, s, gpushmem::gpu::stream::launch_team_sync(team, stream), "team sync", stream);
   return 0;
 }
 
 // Every collective of the device API's list (gpushmem/device/coll_names.cuh), by the template its device form uses.
-#define GPUSHMEMI_UNPAREN(...) __VA_ARGS__
 #define GPUSHMEMI_STREAM_ENTRY_broadcastmem(BASE, IMPL_ARGS) \
-  sc::broadcast("shmemx_" #BASE "_on_stream", GPUSHMEMI_UNPAREN IMPL_ARGS, stream)
+  sc::broadcast("shmemx_" #BASE "_on_stream", GPUSHMEMI_STREAM_UNPAREN IMPL_ARGS, stream)
 #define GPUSHMEMI_STREAM_ENTRY_fcollectmem(BASE, IMPL_ARGS) \
-  sc::fcollect("shmemx_" #BASE "_on_stream", GPUSHMEMI_UNPAREN IMPL_ARGS, stream)
+  sc::fcollect("shmemx_" #BASE "_on_stream", GPUSHMEMI_STREAM_UNPAREN IMPL_ARGS, stream)
 #define GPUSHMEMI_STREAM_ENTRY_collectmem(BASE, IMPL_ARGS) \
-  sc::collect("shmemx_" #BASE "_on_stream", GPUSHMEMI_UNPAREN IMPL_ARGS, stream)
+  sc::collect("shmemx_" #BASE "_on_stream", GPUSHMEMI_STREAM_UNPAREN IMPL_ARGS, stream)
 #define GPUSHMEMI_STREAM_ENTRY_alltoallmem(BASE, IMPL_ARGS) \
-  sc::alltoall("shmemx_" #BASE "_on_stream", GPUSHMEMI_UNPAREN IMPL_ARGS, stream)
+  sc::alltoall("shmemx_" #BASE "_on_stream", GPUSHMEMI_STREAM_UNPAREN IMPL_ARGS, stream)
 #define GPUSHMEMI_STREAM_ENTRY_alltoalls(BASE, IMPL_ARGS) \
-  sc::alltoalls("shmemx_" #BASE "_on_stream", GPUSHMEMI_UNPAREN IMPL_ARGS, stream)
+  sc::alltoalls("shmemx_" #BASE "_on_stream", GPUSHMEMI_STREAM_UNPAREN IMPL_ARGS, stream)
 #define GPUSHMEMI_STREAM_ENTRY_reduce(BASE, IMPL_ARGS) \
-  sc::reduce("shmemx_" #BASE "_on_stream", &sc::launch_##BASE, GPUSHMEMI_UNPAREN IMPL_ARGS, stream)
-#define GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA, IMPL_ARGS)                               \
-  GPUSHMEM_EXPORT int shmemx_##BASE##_on_stream(GPUSHMEMI_UNPAREN PARAMS, cudaStream_t stream) { \
-    return GPUSHMEMI_STREAM_ENTRY_##IMPL(BASE, IMPL_ARGS);                                       \
+  sc::reduce("shmemx_" #BASE "_on_stream", &sc::launch_##BASE, GPUSHMEMI_STREAM_UNPAREN IMPL_ARGS, stream)
+#define GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA, IMPL_ARGS)                                      \
+  GPUSHMEM_EXPORT int shmemx_##BASE##_on_stream(GPUSHMEMI_STREAM_UNPAREN PARAMS, cudaStream_t stream) { \
+    return GPUSHMEMI_STREAM_ENTRY_##IMPL(BASE, IMPL_ARGS);                                              \
   }
 #include "gpushmem/device/coll_names.cuh"
 #undef GPUSHMEMI_COLL

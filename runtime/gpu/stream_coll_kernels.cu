@@ -1,7 +1,8 @@
 // The kernels of the team collectives on a stream (include/gpushmem/stream.h): the device API's collectives at grid
-// scope, so one collective uses every block of its launch, and the team sync by one thread. Like stream_ops.cu, this
-// file includes <shmem.h> as an application's CUDA file does and gets its own copy of the device state, registered
-// as a library file: the collectives here use the same team-sync words as the application's kernels.
+// scope, so one collective uses every block of its launch (the team sync's one-thread kernel is in stream_ops.cu).
+// Like stream_ops.cu, this file includes <shmem.h> as an application's CUDA file does and gets its own copy of the
+// device state, registered as a library file: the collectives here use the same team-sync words as the application's
+// kernels.
 #ifndef GPUSHMEM_BUILDING_LIBRARY
 #define GPUSHMEM_BUILDING_LIBRARY 1
 #endif
@@ -41,9 +42,6 @@ template <class E>
 __global__ void GPUSHMEMI_STREAM_COLL_BOUNDS alltoalls_kernel(shmem_team_t team, E *dest, const E *source,
                                                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems) {
   dev::alltoalls<grid>("shmemx_alltoallsmem_on_stream", team, dest, source, dst, sst, nelems);
-}
-__global__ void __launch_bounds__(1) team_sync_kernel(shmem_team_t team) {
-  dev::team_sync<dev::thread_scope>("shmemx_team_sync_on_stream", team);
 }
 
 // Arguments by value: args[] points at this frame's copies, which the launch reads before it returns.
@@ -117,13 +115,6 @@ cudaError_t launch_alltoalls(Grid g, cudaStream_t stream, shmem_team_t team, voi
       return cudaErrorInvalidValue;
   }
 }
-cudaError_t launch_team_sync(cudaStream_t stream, shmem_team_t team) {
-  void *args[] = {&team};
-  cudaError_t e =
-      cudaLaunchKernel(reinterpret_cast<const void *>(&team_sync_kernel), dim3(1), dim3(1), args, 0, stream);
-  if (e != cudaSuccess) (void)cudaGetLastError();
-  return e;
-}
 
 namespace {
 
@@ -146,7 +137,6 @@ void preload_kernels(const gpushmem_device_state_t *) {
       reinterpret_cast<const void *>(&alltoalls_kernel<uint16_t>),
       reinterpret_cast<const void *>(&alltoalls_kernel<uint32_t>),
       reinterpret_cast<const void *>(&alltoalls_kernel<uint64_t>),
-      reinterpret_cast<const void *>(&team_sync_kernel),
 #define GPUSHMEMI_COLL(BASE, PARAMS, ARGS, IMPL, EXTRA, IMPL_ARGS) GPUSHMEMI_STREAM_PRELOAD_##IMPL(BASE)
 #include "gpushmem/device/coll_names.cuh"
 #undef GPUSHMEMI_COLL

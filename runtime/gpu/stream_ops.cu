@@ -39,6 +39,10 @@ __global__ void __launch_bounds__(1) sync_all_kernel() {
   dev::sync_all<dev::thread_scope>("shmemx_sync_all_on_stream");
 }
 
+__global__ void __launch_bounds__(1) team_sync_kernel(shmem_team_t team) {
+  dev::team_sync<dev::thread_scope>("shmemx_team_sync_on_stream", team);
+}
+
 __global__ void __launch_bounds__(1) signal_wait_kernel(uint64_t *sig, int cmp, uint64_t cmp_value) {
   (void)dev::signal_wait_until("shmemx_signal_wait_until_on_stream", sig, cmp, cmp_value);
 }
@@ -71,11 +75,14 @@ __global__ void __launch_bounds__(1) proxied_put_signal_kernel(void *dest, const
 // first published (shmem_init, in the PE's context); later publications find them loaded. A failure here
 // shows again, and is reported, at the first launch.
 void preload_kernels(const gpushmem_device_state_t *) {
-  const void *kernels[] = {
-      reinterpret_cast<const void *>(&signal_update_kernel),     reinterpret_cast<const void *>(&barrier_all_kernel),
-      reinterpret_cast<const void *>(&sync_all_kernel),          reinterpret_cast<const void *>(&signal_wait_kernel),
-      reinterpret_cast<const void *>(&proxied_put_kernel),       reinterpret_cast<const void *>(&proxied_get_kernel),
-      reinterpret_cast<const void *>(&proxied_put_signal_kernel)};
+  const void *kernels[] = {reinterpret_cast<const void *>(&signal_update_kernel),
+                           reinterpret_cast<const void *>(&barrier_all_kernel),
+                           reinterpret_cast<const void *>(&sync_all_kernel),
+                           reinterpret_cast<const void *>(&team_sync_kernel),
+                           reinterpret_cast<const void *>(&signal_wait_kernel),
+                           reinterpret_cast<const void *>(&proxied_put_kernel),
+                           reinterpret_cast<const void *>(&proxied_get_kernel),
+                           reinterpret_cast<const void *>(&proxied_put_signal_kernel)};
   for (const void *kernel : kernels) {
     cudaFuncAttributes attributes;
     if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess) (void)cudaGetLastError();
@@ -103,6 +110,11 @@ cudaError_t launch_barrier_all(cudaStream_t stream) {
 
 cudaError_t launch_sync_all(cudaStream_t stream) {
   return launch(reinterpret_cast<const void *>(&sync_all_kernel), nullptr, stream);
+}
+
+cudaError_t launch_team_sync(shmem_team_t team, cudaStream_t stream) {
+  void *args[] = {&team};
+  return launch(reinterpret_cast<const void *>(&team_sync_kernel), args, stream);
 }
 
 cudaError_t launch_signal_wait_until(uint64_t *sig, int cmp, uint64_t cmp_value, cudaStream_t stream) {

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "shmem.h"
+
 namespace gpushmem::gpu::stream {
 
 // *sig (already translated to this process's mapping of the target PE's word) = value, or += value for
@@ -19,6 +21,8 @@ cudaError_t launch_signal_update(uint64_t *sig, uint64_t value, int sig_op, cuda
 // error reports name shmemx_barrier_all_on_stream / shmemx_sync_all_on_stream.
 cudaError_t launch_barrier_all(cudaStream_t stream);
 cudaError_t launch_sync_all(cudaStream_t stream);
+// The device's team sync of `team` by one thread (reports name shmemx_team_sync_on_stream).
+cudaError_t launch_team_sync(shmem_team_t team, cudaStream_t stream);
 
 // To a PE reached through the CPU proxy (another node): the device API's putmem + quiet, getmem, and
 // putmem_signal (bytes 0: signal_op) + quiet, by one thread, on this PE's symmetric addresses; each complete at

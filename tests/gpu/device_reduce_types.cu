@@ -4,11 +4,10 @@
 // out of place and in place; then on a stream (shmemx_TYPE_OP_reduce_on_stream, between a fill and a check kernel),
 // with nreduce 1, 1031 and 70000 (a launch of several blocks). The stream form runs the _grid form in libgpushmem's
 // kernels, so this covers grid scope for every type and operator; device_api_coll.cu calls the _grid forms from an
-// application kernel. Each kernel fills its source, reduces, and
-// checks every element of its dest against the fold over the PEs in team order that it computes itself; the first
-// mismatch is reported. Run on one GPU with 1 to 4 PEs (P2P), and with 2 PEs in two virtual hosts, where each member's
-// part goes to its CPU proxy as one COLL request (runtime/proxy/proxy_coll.cpp: every element class and width of the
-// table).
+// application kernel. Each kernel fills its source, reduces, and checks every element of its dest against the fold
+// over the PEs in team order that it computes itself; the first mismatch is reported. Run on one GPU with 1 to 4 PEs
+// (P2P), and with 2 PEs in two virtual hosts, where each member's part goes to its CPU proxy as one COLL request
+// (runtime/proxy/proxy_coll.cpp: every element class and width of the table).
 #include <cuda_runtime.h>
 #include <shmem.h>
 
@@ -78,20 +77,19 @@ __device__ long long reported(T v) {
 }
 
 template <class T>
-__device__ void fill(int op, T *source, T *dest, size_t n, bool in_place, unsigned lane, unsigned lanes) {
+__device__ void fill(int op, T *source, T *dest, size_t n, bool in_place) {
   const int me = shmem_my_pe();
-  for (size_t i = lane; i < n; i += lanes) {
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
     source[i] = input<T>(op, me, i);
     if (!in_place) dest[i] = static_cast<T>(99);  // what the reduction must overwrite
   }
 }
 
 template <class T>
-__device__ void check(int op, const T *dest, size_t n, int rc, device_report *r, long long round, unsigned lane,
-                      unsigned lanes) {
+__device__ void check(int op, const T *dest, size_t n, int rc, device_report *r, long long round) {
   const int npes = shmem_n_pes();
-  if (rc != 0 && lane == 0) report_failure(r, round, -1, 0, rc);
-  for (size_t i = lane; i < n; i += lanes) {
+  if (rc != 0 && threadIdx.x == 0) report_failure(r, round, -1, 0, rc);
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
     T want = input<T>(op, 0, i);
     for (int pe = 1; pe < npes; ++pe) want = apply<T>(op, want, input<T>(op, pe, i));
     if (dest[i] != want) report_failure(r, round, static_cast<long long>(i), reported(want), reported(dest[i]));
@@ -104,7 +102,7 @@ __device__ void check(int op, const T *dest, size_t n, int rc, device_report *r,
   __global__ void reduce_##N##_##OP(int scope, T *dest, T *source, size_t n, int in_place, device_report *r, \
                                     long long round) {                                                       \
     T *d = in_place ? source : dest;                                                                         \
-    fill<T>(op_##OP, source, d, n, in_place != 0, threadIdx.x, blockDim.x);                                  \
+    fill<T>(op_##OP, source, d, n, in_place != 0);                                                           \
     __syncthreads();                                                                                         \
     int rc = 0;                                                                                              \
     if (scope == kThread)                                                                                    \
@@ -114,13 +112,13 @@ __device__ void check(int op, const T *dest, size_t n, int rc, device_report *r,
     else                                                                                                     \
       rc = shmemx_##N##_##OP##_reduce_block(SHMEM_TEAM_WORLD, d, source, n);                                 \
     __syncthreads();                                                                                         \
-    check<T>(op_##OP, d, n, rc, r, round, threadIdx.x, blockDim.x);                                          \
+    check<T>(op_##OP, d, n, rc, r, round);                                                                   \
   }                                                                                                          \
   __global__ void fill_##N##_##OP(T *dest, T *source, size_t n, int in_place) {                              \
-    fill<T>(op_##OP, source, in_place ? source : dest, n, in_place != 0, threadIdx.x, blockDim.x);           \
+    fill<T>(op_##OP, source, in_place ? source : dest, n, in_place != 0);                                    \
   }                                                                                                          \
   __global__ void check_##N##_##OP(const T *dest, size_t n, device_report *r, long long round) {             \
-    check<T>(op_##OP, dest, n, 0, r, round, threadIdx.x, blockDim.x);                                        \
+    check<T>(op_##OP, dest, n, 0, r, round);                                                                 \
   }                                                                                                          \
   void launch_##N##_##OP(int scope, void *dest, void *source, size_t n, int in_place, device_report *r,      \
                          long long round) {                                                                  \
@@ -157,7 +155,7 @@ const reduce_case kCases[] = {GPUSHMEM_DEVICE_REDUCE_BITWISE_TYPES(GPUSHMEMT_BIT
                                   GPUSHMEM_DEVICE_REDUCE_MINMAX_TYPES(GPUSHMEMT_MINMAX_CASES)
                                       GPUSHMEM_DEVICE_REDUCE_ARITH_TYPES(GPUSHMEMT_ARITH_CASES)};
 
-constexpr int kStream = kGrid;  // here: the _on_stream form (which runs the grid form)
+constexpr int kStream = kBlock + 1;  // the _on_stream form (which runs the grid form)
 constexpr size_t kCounts[] = {1, 37, 1031};
 constexpr size_t kLargeCounts[] = {1, 1031, 70000};  // on a stream
 constexpr size_t kMaxCount = 70000;
